@@ -1,0 +1,51 @@
+#pragma once
+// Decode results: errors are values, never exceptions, because they come from the peer.
+#include <cstdint>
+#include <utility>
+#include <variant>
+
+namespace hschool::protocol {
+
+enum class DecodeError : std::uint8_t {
+    Empty,           // a frame with no message id
+    Truncated,       // a field runs past the end of the frame
+    TrailingBytes,   // bytes left after the last field
+    LengthTooLarge,  // a string length above its named maximum
+    CountTooLarge,   // an element count above its maximum or the bytes left
+    InvalidUtf8,     // a string that is not well-formed UTF-8
+};
+
+const char* describe(DecodeError error);
+
+template <class T>
+class Decoded {
+public:
+    Decoded(T value) : state_(std::move(value)) {}  // NOLINT: implicit on purpose, like expected
+    Decoded(DecodeError error) : state_(error) {}   // NOLINT
+
+    bool ok() const { return std::holds_alternative<T>(state_); }
+    explicit operator bool() const { return ok(); }
+    const T& value() const& { return std::get<T>(state_); }
+    T& value() & { return std::get<T>(state_); }
+    T&& value() && { return std::get<T>(std::move(state_)); }
+    const T& operator*() const& { return value(); }
+    const T* operator->() const { return &value(); }
+    DecodeError error() const { return std::get<DecodeError>(state_); }
+
+private:
+    std::variant<T, DecodeError> state_;
+};
+
+// WebSocket close codes the server uses (RFC 6455 §7.4.1).
+enum class CloseCode : std::uint16_t {
+    Normal = 1000,
+    GoingAway = 1001,         // server shutting down
+    ProtocolError = 1002,     // Hello with an unsupported version
+    InvalidPayload = 1007,    // malformed frame, text frame, second Hello
+    PolicyViolation = 1008,   // Hello deadline missed, reliable queue overflow
+    MessageTooBig = 1009,     // inbound frame over the version's limit
+    InternalError = 1011,
+    TryAgainLater = 1013,     // the arena is full
+};
+
+}  // namespace hschool::protocol

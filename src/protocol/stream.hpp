@@ -1,0 +1,152 @@
+#pragma once
+// Streams for yojimbo-style symmetric codecs: one serialize() per message both writes and reads.
+// Writing takes const fields; reading fills them and fails with a DecodeError instead of throwing.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol/bytes.hpp"
+#include "protocol/errors.hpp"
+#include "protocol/utf8.hpp"
+
+namespace hschool::protocol {
+
+class WriteStream {
+public:
+    static constexpr bool kReading = false;
+    explicit WriteStream(Bytes& out) : writer_(out) {}
+
+    bool u8(const std::uint8_t& v) { return writer_.u8(v), true; }
+    bool u16(const std::uint16_t& v) { return writer_.u16(v), true; }
+    bool u32(const std::uint32_t& v) { return writer_.u32(v), true; }
+    bool i32(const std::int32_t& v) { return writer_.i32(v), true; }
+    bool i64(const std::int64_t& v) { return writer_.i64(v), true; }
+    bool f32(const float& v) { return writer_.f32(v), true; }
+
+    // A string behind a u8 or u16 byte length; the writer refuses what the reader would refuse.
+    bool string_u8(const std::string& s, std::size_t max_bytes) { return string(s, max_bytes, 1); }
+    bool string_u16(const std::string& s, std::size_t max_bytes) { return string(s, max_bytes, 2); }
+
+    // A u8/u16 element count followed by each element.
+    template <class Vec, class Each>
+    bool sequence(const Vec& items, int count_width, std::size_t max_count, std::size_t, Each&& each) {
+        if (items.size() > max_count) return fail(DecodeError::CountTooLarge);
+        if (count_width == 1) writer_.u8(static_cast<std::uint8_t>(items.size()));
+        else writer_.u16(static_cast<std::uint16_t>(items.size()));
+        for (const auto& item : items)
+            if (!each(item)) return false;
+        return true;
+    }
+
+    std::optional<DecodeError> error() const { return error_; }
+
+private:
+    bool string(const std::string& s, std::size_t max_bytes, int width) {
+        if (s.size() > max_bytes) return fail(DecodeError::LengthTooLarge);
+        if (!is_valid_utf8(s)) return fail(DecodeError::InvalidUtf8);
+        if (width == 1) writer_.u8(static_cast<std::uint8_t>(s.size()));
+        else writer_.u16(static_cast<std::uint16_t>(s.size()));
+        writer_.raw(s);
+        return true;
+    }
+    bool fail(DecodeError e) {
+        error_ = e;
+        return false;
+    }
+    ByteWriter writer_;
+    std::optional<DecodeError> error_;
+};
+
+class ReadStream {
+public:
+    static constexpr bool kReading = true;
+    explicit ReadStream(ByteView in) : reader_(in) {}
+
+    bool u8(std::uint8_t& v) { return reader_.u8(v) || truncated(); }
+    bool u16(std::uint16_t& v) { return reader_.u16(v) || truncated(); }
+    bool u32(std::uint32_t& v) { return reader_.u32(v) || truncated(); }
+    bool i32(std::int32_t& v) { return reader_.i32(v) || truncated(); }
+    bool i64(std::int64_t& v) { return reader_.i64(v) || truncated(); }
+    bool f32(float& v) { return reader_.f32(v) || truncated(); }
+
+    bool string_u8(std::string& s, std::size_t max_bytes) { return string(s, max_bytes, 1); }
+    bool string_u16(std::string& s, std::size_t max_bytes) { return string(s, max_bytes, 2); }
+
+    // The count is checked against its maximum and against the bytes left (each element takes at
+    // least min_element_bytes) before anything is allocated.
+    template <class Vec, class Each>
+    bool sequence(Vec& items, int count_width, std::size_t max_count, std::size_t min_element_bytes,
+                  Each&& each) {
+        std::size_t count = 0;
+        if (count_width == 1) {
+            std::uint8_t c = 0;
+            if (!u8(c)) return false;
+            count = c;
+        } else {
+            std::uint16_t c = 0;
+            if (!u16(c)) return false;
+            count = c;
+        }
+        if (count > max_count) return fail(DecodeError::CountTooLarge);
+        if (count * min_element_bytes > reader_.remaining()) return fail(DecodeError::CountTooLarge);
+        items.resize(count);
+        for (auto& item : items)
+            if (!each(item)) return false;
+        return true;
+    }
+
+    bool finished() const { return reader_.at_end(); }
+    std::optional<DecodeError> error() const { return error_; }
+
+private:
+    bool string(std::string& s, std::size_t max_bytes, int width) {
+        std::size_t length = 0;
+        if (width == 1) {
+            std::uint8_t l = 0;
+            if (!u8(l)) return false;
+            length = l;
+        } else {
+            std::uint16_t l = 0;
+            if (!u16(l)) return false;
+            length = l;
+        }
+        if (length > max_bytes) return fail(DecodeError::LengthTooLarge);
+        if (!reader_.raw(s, length)) return truncated();
+        if (!is_valid_utf8(s)) return fail(DecodeError::InvalidUtf8);
+        return true;
+    }
+    bool truncated() { return fail(DecodeError::Truncated); }
+    bool fail(DecodeError e) {
+        if (!error_) error_ = e;
+        return false;
+    }
+    ByteReader reader_;
+    std::optional<DecodeError> error_;
+};
+
+// Runs a message's serialize() over a frame and insists the frame is consumed exactly.
+template <class Msg, class Serialize>
+Decoded<Msg> read_exactly(ReadStream& stream, Serialize&& serialize) {
+    Msg msg{};
+    if (!serialize(stream, msg)) return stream.error().value_or(DecodeError::Truncated);
+    if (!stream.finished()) return DecodeError::TrailingBytes;
+    return msg;
+}
+
+// Encoding our own message can only fail through our own bug; it aborts with the reason.
+[[noreturn]] void encode_failed(const char* message, DecodeError error);
+
+template <class Msg, class Serialize>
+Bytes write_message(std::uint8_t id, const Msg& msg, std::size_t size_hint, Serialize&& serialize,
+                    const char* name) {
+    Bytes out;
+    out.reserve(size_hint);
+    WriteStream stream(out);
+    stream.u8(id);
+    if (!serialize(stream, msg)) encode_failed(name, stream.error().value_or(DecodeError::Truncated));
+    return out;
+}
+
+}  // namespace hschool::protocol
