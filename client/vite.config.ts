@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// The C++ server listens here in development; `npm run dev` forwards the API and socket to it.
+const DEV_SERVER = 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  server: {
+    proxy: {
+      '/api': { target: DEV_SERVER, changeOrigin: true },
+      '/ws': { target: DEV_SERVER, ws: true, changeOrigin: true },
+    },
+  },
+  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 1500 },
+  test: { include: ['src/**/*.test.ts'], environment: 'node' },
+});
