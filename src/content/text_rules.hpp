@@ -1,0 +1,15 @@
+#pragma once
+// What counts as an acceptable id or display text in packs and maps.
+#include <cstddef>
+#include <string_view>
+
+namespace hschool::content {
+
+// Well-formed UTF-8 with no control characters: safe to show and to put on the wire.
+bool is_clean_text(std::string_view text);
+// Characters (code points) in clean text; what length limits on names count.
+std::size_t char_count(std::string_view clean_text);
+// Pack, def, item and position ids: lower-case ASCII letters, digits, '.', '_' and '-', starting with a letter or digit.
+bool is_content_id(std::string_view id, std::size_t max_bytes);
+
+}  // namespace hschool::content
