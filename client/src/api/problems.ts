@@ -1,0 +1,49 @@
+// RFC 7807 problems from the REST API, turned into a localized message next to the right field.
+import type { MessageKey } from '../i18n/i18n';
+
+export interface Problem {
+  status: number; // 0 when the request never reached the server
+  code: string;
+  title?: string;
+  detail?: string;
+}
+
+export type ProblemField = 'name' | 'startDate' | 'mods' | 'map' | 'form';
+
+const KNOWN: Record<string, { key: MessageKey; field: ProblemField }> = {
+  'invalid-name': { key: 'problem.invalid-name', field: 'name' },
+  'invalid-start-date': { key: 'problem.invalid-start-date', field: 'startDate' },
+  'invalid-map': { key: 'problem.invalid-map', field: 'map' },
+  'unknown-mod': { key: 'problem.unknown-mod', field: 'mods' },
+  'invalid-catalog': { key: 'problem.invalid-catalog', field: 'mods' },
+  'school-limit-reached': { key: 'problem.school-limit-reached', field: 'form' },
+  'not-found': { key: 'problem.not-found', field: 'form' },
+  'network-error': { key: 'problem.network-error', field: 'form' },
+};
+
+// A code the client does not know still gets a message chosen by its HTTP status.
+export function describeProblem(problem: Problem): { key: MessageKey; field: ProblemField } {
+  const known = KNOWN[problem.code];
+  if (known) return known;
+  if (problem.status === 404) return { key: 'problem.not-found', field: 'form' };
+  if (problem.status >= 500) return { key: 'problem.server-error', field: 'form' };
+  if (problem.status >= 400) return { key: 'problem.bad-request', field: 'form' };
+  return { key: 'problem.unknown', field: 'form' };
+}
+
+const GENERIC_CODE_BY_STATUS: Record<number, string> = { 404: 'not-found' };
+
+// Reads a problem body defensively: a proxy or a crash may answer with HTML or nothing at all.
+export function problemFromResponse(status: number, body: unknown): Problem {
+  const object = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+  const problem: Problem = {
+    status,
+    code: text(object.code) ?? GENERIC_CODE_BY_STATUS[status] ?? `http-${status}`,
+  };
+  const title = text(object.title);
+  const detail = text(object.detail);
+  if (title) problem.title = title;
+  if (detail) problem.detail = detail;
+  return problem;
+}

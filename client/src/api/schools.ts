@@ -1,0 +1,59 @@
+// The main menu's REST calls (protocol v4, "HTTP API").
+import { requestJson } from './http';
+import type { ApiResult } from './http';
+import type { SchoolMap } from './catalog';
+import type { Language } from '../i18n/i18n';
+
+export interface SchoolSummary {
+  id: number;
+  name: string;
+  gameTime: string; // ISO-8601 UTC
+  running: boolean;
+  speedIndex: number;
+}
+
+export interface SchoolList {
+  maxSchools: number;
+  defaultStartDate: string;
+  gameMinutesPerRealSecond: number;
+  schools: SchoolSummary[];
+}
+
+export interface ModInfo {
+  id: string;
+  required: boolean;
+}
+
+export interface CreateSchoolRequest {
+  name: string;
+  startDate: string;
+  modIds: string[]; // extras only; the server prepends core
+  map: SchoolMap | null;
+}
+
+export const MAX_SCHOOL_NAME_CHARS = 40;
+
+export const listSchools = () => requestJson<SchoolList>('GET', '/api/schools');
+
+export async function randomSchoolName(lang: Language): Promise<ApiResult<string>> {
+  const result = await requestJson<{ name?: unknown }>('GET', `/api/schools/random-name?lang=${lang}`);
+  if (!result.ok) return result;
+  const name = result.data?.name;
+  return typeof name === 'string' ? { ok: true, data: name } : { ok: false, problem: { status: 200, code: 'bad-response' } };
+}
+
+export async function listMods(): Promise<ApiResult<ModInfo[]>> {
+  const result = await requestJson<{ mods?: unknown }>('GET', '/api/mods');
+  if (!result.ok) return result;
+  const mods = Array.isArray(result.data?.mods) ? result.data.mods : [];
+  return {
+    ok: true,
+    data: mods
+      .filter((m): m is { id: string; required?: unknown } => typeof m?.id === 'string')
+      .map((m) => ({ id: m.id, required: m.required === true || m.id === 'core' })),
+  };
+}
+
+export const createSchool = (request: CreateSchoolRequest) => requestJson<SchoolSummary>('POST', '/api/schools', request);
+
+export const deleteSchool = (id: number) => requestJson<null>('DELETE', `/api/schools/${id}`);

@@ -1,0 +1,26 @@
+// Read-only state for end-to-end tests: window.__hschool returns a fresh copy on every read.
+export interface DebugState {
+  view: string;
+  language: string;
+  school: { id: number; gameTimeMs: number | null; running: boolean | null; speedIndex: number | null; nodes: number } | null;
+  arena: {
+    playerId: number | null;
+    world: { width: number; height: number } | null;
+    entities: Array<{ id: number; x: number; y: number }>; // as drawn, interpolated
+    inputSequence: number;
+    rttMs: number | null;
+  } | null;
+}
+
+const state: DebugState = { view: 'menu', language: 'en', school: null, arena: null };
+
+export function updateDebug(patch: Partial<DebugState>): void {
+  Object.assign(state, patch);
+}
+
+export function installDebugState(target: Window): void {
+  Object.defineProperty(target, '__hschool', {
+    configurable: true,
+    get: () => JSON.parse(JSON.stringify(state)) as DebugState,
+  });
+}

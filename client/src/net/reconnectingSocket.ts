@@ -1,0 +1,108 @@
+// A binary WebSocket that reconnects with exponential backoff until it is closed on purpose.
+import { backoffDelay } from './backoff';
+
+export const GAME_SOCKET_PATH = '/ws/game';
+
+export type ConnectionState =
+  | { phase: 'connecting'; attempt: number }
+  | { phase: 'open' }
+  | { phase: 'waiting'; attempt: number; retryAt: number; closeCode: number }
+  | { phase: 'closed' };
+
+export interface SocketHandlers {
+  // Sends whatever the server must hear first on every (re)connection: Hello, then re-opening state.
+  onOpen(send: (frame: Uint8Array) => void): void;
+  onFrame(frame: Uint8Array): void;
+  onState(state: ConnectionState): void;
+}
+
+export function gameSocketUrl(location: Pick<Location, 'protocol' | 'host'> = window.location): string {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}${GAME_SOCKET_PATH}`;
+}
+
+export class ReconnectingSocket {
+  private socket: WebSocket | null = null;
+  private failures = 0; // consecutive failed or dropped connections since the last open
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly handlers: SocketHandlers,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.connect();
+  }
+
+  send(frame: Uint8Array): boolean {
+    if (this.socket?.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(frame);
+    return true;
+  }
+
+  isOpen(): boolean {
+    return this.socket?.readyState === WebSocket.OPEN;
+  }
+
+  // Skips the rest of the backoff wait, for a "reconnect now" button.
+  retryNow(): void {
+    if (this.stopped || this.socket) return;
+    this.clearRetry();
+    this.connect();
+  }
+
+  // Closes for good; `lastFrame` (e.g. CloseSchool) goes out first when the socket is open.
+  stop(lastFrame?: Uint8Array): void {
+    this.stopped = true;
+    this.clearRetry();
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) {
+      if (lastFrame && socket.readyState === WebSocket.OPEN) socket.send(lastFrame);
+      socket.onopen = socket.onmessage = socket.onclose = socket.onerror = null;
+      socket.close(1000);
+    }
+    this.handlers.onState({ phase: 'closed' });
+  }
+
+  private connect(): void {
+    this.handlers.onState({ phase: 'connecting', attempt: this.failures + 1 });
+    const socket = new WebSocket(this.url);
+    socket.binaryType = 'arraybuffer';
+    this.socket = socket;
+    socket.onopen = () => {
+      this.failures = 0;
+      this.handlers.onState({ phase: 'open' });
+      this.handlers.onOpen((frame) => socket.send(frame));
+    };
+    socket.onmessage = (event: MessageEvent) => {
+      if (event.data instanceof ArrayBuffer) this.handlers.onFrame(new Uint8Array(event.data));
+    };
+    // onclose always follows onerror, so reconnecting is scheduled in one place.
+    socket.onerror = () => {};
+    socket.onclose = (event: CloseEvent) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      if (this.stopped) return;
+      this.scheduleRetry(event.code);
+    };
+  }
+
+  private scheduleRetry(closeCode: number): void {
+    const attempt = ++this.failures;
+    const delay = backoffDelay(attempt);
+    this.handlers.onState({ phase: 'waiting', attempt, retryAt: Date.now() + delay, closeCode });
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.connect();
+    }, delay);
+  }
+
+  private clearRetry(): void {
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+  }
+}
