@@ -1,0 +1,16 @@
+#include "store/store_error.hpp"
+
+namespace hschool::store {
+
+const char* describe(StoreErrorKind kind) {
+    switch (kind) {
+        case StoreErrorKind::OpenFailed: return "open-failed";
+        case StoreErrorKind::SchemaTooNew: return "schema-too-new";
+        case StoreErrorKind::Io: return "io";
+        case StoreErrorKind::LimitReached: return "limit-reached";
+        case StoreErrorKind::IdSpaceExhausted: return "id-space-exhausted";
+    }
+    return "unknown";
+}
+
+}  // namespace hschool::store
