@@ -1,0 +1,102 @@
+#include "server/game_loop.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "server/limits.hpp"
+#include "server/metrics.hpp"
+#include "server/world.hpp"
+
+namespace hschool::server {
+
+namespace {
+template <class... F>
+struct Overloaded : F... {
+    using F::operator()...;
+};
+}  // namespace
+
+GameLoop::GameLoop(int tick_rate, World& world, Metrics& metrics)
+    : tick_rate_(tick_rate),
+      period_(std::chrono::nanoseconds(std::chrono::seconds(1)) / tick_rate),
+      world_(world),
+      metrics_(metrics) {}
+
+GameLoop::~GameLoop() { stop(); }
+
+void GameLoop::start() { thread_ = std::thread([this] { run(); }); }
+
+void GameLoop::stop() {
+    {
+        std::lock_guard lock(stop_mutex_);
+        stopping_ = true;
+    }
+    stop_signal_.notify_all();
+    if (thread_.joinable()) thread_.join();
+}
+
+void GameLoop::post(Command command) { commands_.push(std::move(command)); }
+
+void GameLoop::drain_commands() {
+    commands_.drain(draining_);
+    for (auto& command : draining_) {
+        std::visit(Overloaded{
+                       [&](cmd::ArenaJoin& c) { world_.arena.join(c); },
+                       [&](cmd::ArenaInput& c) { world_.arena.input(c); },
+                       [&](cmd::SchoolsJoin& c) { world_.schools.join(c); },
+                       [&](cmd::OpenSchool& c) { world_.schools.open(c); },
+                       [&](cmd::CloseSchool& c) { world_.schools.close(c); },
+                       [&](cmd::SetRunning& c) { world_.schools.set_running(c); },
+                       [&](cmd::SetSpeed& c) { world_.schools.set_speed(c); },
+                       [&](cmd::Disconnect& c) {
+                           world_.arena.disconnect(c.connection);
+                           world_.schools.disconnect(c.connection);
+                       },
+                       [&](cmd::Task& c) { c.run(world_); },
+                   },
+                   command);
+    }
+    draining_.clear();
+}
+
+// Worlds step in one explicit order; frames go out once per wake-up, after the last step.
+void GameLoop::step_all(int steps) {
+    const auto step_us = std::chrono::duration_cast<std::chrono::microseconds>(period_).count();
+    for (int i = 0; i < steps; ++i) {
+        world_.arena.step();
+        world_.schools.step(step_us);
+        tick_.fetch_add(1, std::memory_order_relaxed);
+    }
+    world_.arena.broadcast();
+    world_.schools.broadcast();
+}
+
+void GameLoop::run() {
+    using Clock = std::chrono::steady_clock;
+    auto next = Clock::now() + period_;
+    while (true) {
+        {
+            std::unique_lock lock(stop_mutex_);
+            if (stop_signal_.wait_until(lock, next, [this] { return stopping_; })) break;
+        }
+        const auto started = Clock::now();
+        auto due = static_cast<std::int64_t>((started - next) / period_) + 1;
+        if (due > kMaxCatchUpSteps) {
+            const auto skipped = due - kMaxCatchUpSteps;
+            spdlog::warn("event=loop_stall steps_due={} steps_dropped={}", due, skipped);
+            metrics_.steps_dropped(static_cast<std::uint64_t>(skipped));
+            due = kMaxCatchUpSteps;
+            next = started;  // the backlog is forgotten, not simulated in a burst
+        } else {
+            next += period_ * (due - 1);
+        }
+        next += period_;
+        drain_commands();
+        step_all(static_cast<int>(due));
+        const auto took = Clock::now() - started;
+        metrics_.tick(std::chrono::duration<double>(took).count());
+        if (took > period_) metrics_.tick_overrun();
+    }
+    drain_commands();  // disconnects and last writes still reach the worlds before shutdown
+}
+
+}  // namespace hschool::server

@@ -1,0 +1,59 @@
+#include "server/http_types.hpp"
+
+#include <boost/json.hpp>
+
+namespace hschool::server {
+
+HttpResponse problem(unsigned status, std::string_view code, std::string_view title, std::string_view detail) {
+    boost::json::object body{{"type", "https://hschool.dev/problems/" + std::string(code)},
+                             {"title", title},
+                             {"status", status},
+                             {"detail", detail},
+                             {"code", code}};
+    return HttpResponse{status, "application/problem+json", boost::json::serialize(body), {}};
+}
+
+bool percent_decode(std::string_view in, std::string& out) {
+    out.clear();
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        const char c = in[i];
+        if (c == '+') {
+            out += ' ';
+        } else if (c == '%') {
+            if (i + 2 >= in.size()) return false;  // a '%' needs two hex digits after it
+            auto hex = [](char h) -> int {
+                if (h >= '0' && h <= '9') return h - '0';
+                if (h >= 'a' && h <= 'f') return h - 'a' + 10;
+                if (h >= 'A' && h <= 'F') return h - 'A' + 10;
+                return -1;
+            };
+            const int hi = hex(in[i + 1]);
+            const int lo = hex(in[i + 2]);
+            if (hi < 0 || lo < 0) return false;
+            out += static_cast<char>(hi * 16 + lo);
+            i += 2;
+        } else {
+            out += c;
+        }
+    }
+    return true;
+}
+
+std::string query_param(std::string_view query, std::string_view name) {
+    while (!query.empty()) {
+        const auto amp = query.find('&');
+        const std::string_view pair = query.substr(0, amp);
+        const auto eq = pair.find('=');
+        std::string key;
+        if (percent_decode(pair.substr(0, eq), key) && key == name) {
+            std::string value;
+            if (eq != std::string_view::npos && percent_decode(pair.substr(eq + 1), value)) return value;
+            return {};
+        }
+        if (amp == std::string_view::npos) break;
+        query.remove_prefix(amp + 1);
+    }
+    return {};
+}
+
+}  // namespace hschool::server

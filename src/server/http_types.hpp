@@ -1,0 +1,37 @@
+#pragma once
+// HTTP requests and responses as plain values, so routes compile without Beast.
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace hschool::server {
+
+struct HttpRequest {
+    std::string method;        // "GET", "POST", …
+    std::string path;          // decoded path without the query
+    std::string query;         // raw query string without '?'
+    std::string content_type;  // media type without parameters, lower case
+    std::string body;
+};
+
+struct HttpResponse {
+    unsigned status = 200;
+    std::string content_type = "application/json";
+    std::string body;
+    std::vector<std::pair<std::string, std::string>> headers;
+};
+
+using Respond = std::function<void(HttpResponse)>;
+
+// An RFC 7807 problem with the extra `code` field the client switches on.
+HttpResponse problem(unsigned status, std::string_view code, std::string_view title, std::string_view detail);
+
+// The value of one query parameter, percent-decoded; empty when absent.
+std::string query_param(std::string_view query, std::string_view name);
+
+// Percent-decoding; nothing on a malformed escape.
+bool percent_decode(std::string_view in, std::string& out);
+
+}  // namespace hschool::server

@@ -1,0 +1,27 @@
+#pragma once
+// Every limit the server enforces on a peer, named in one place.
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+
+namespace hschool::server {
+
+using namespace std::chrono_literals;
+
+inline constexpr auto kHelloDeadline = 5s;                   // Hello must arrive within this
+inline constexpr std::size_t kTickFrameRing = 32;            // tick frames buffered per connection
+inline constexpr std::size_t kMaxReliableFrames = 256;       // reliable frames queued before we give up
+inline constexpr std::size_t kMaxReliableBytes = 8 * 1024 * 1024;
+inline constexpr int kMaxCatchUpSteps = 5;                   // steps simulated after a stall
+inline constexpr std::size_t kMaxHttpHeaderBytes = 8 * 1024;
+inline constexpr std::size_t kMaxHttpBodyBytes = 64 * 1024;
+inline constexpr auto kHttpRequestTimeout = 10s;             // whole request, headers and body
+inline constexpr auto kHttpKeepAliveIdle = 30s;
+inline constexpr auto kCloseGrace = 5s;                      // a peer's time to answer our close frame
+inline constexpr auto kShutdownGrace = 2s;                   // time clients get to see close 1001
+inline constexpr int kDefaultTickRate = 20;
+inline constexpr int kMinTickRate = 1;
+inline constexpr int kMaxTickRate = 120;                     // u8 in Welcome; beyond this is silly
+inline constexpr std::uint16_t kDefaultPort = 8080;
+
+}  // namespace hschool::server

@@ -1,0 +1,94 @@
+#include "server/metrics.hpp"
+
+#include <prometheus/counter.h>
+#include <prometheus/gauge.h>
+#include <prometheus/histogram.h>
+#include <prometheus/registry.h>
+#include <prometheus/text_serializer.h>
+
+#include <array>
+
+namespace hschool::server {
+namespace {
+
+const char* label(WireVersion v) {
+    switch (v) {
+        case WireVersion::Arena: return "1";
+        case WireVersion::Schools: return "4";
+        case WireVersion::None: break;
+    }
+    return "none";
+}
+
+std::size_t slot(WireVersion v) { return v == WireVersion::Arena ? 1 : v == WireVersion::Schools ? 2 : 0; }
+
+}  // namespace
+
+struct Metrics::Families {
+    prometheus::Family<prometheus::Counter>* closes = nullptr;
+    prometheus::Family<prometheus::Counter>* http = nullptr;
+    std::array<prometheus::Gauge*, 3> connections{};
+    std::array<prometheus::Counter*, 3> frames_in{}, bytes_in{}, frames_out{}, bytes_out{}, dropped{}, rejected{};
+    prometheus::Histogram* tick = nullptr;
+    prometheus::Counter* overruns = nullptr;
+    prometheus::Counter* steps_dropped = nullptr;
+};
+
+Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std::make_unique<Families>()) {
+    using namespace prometheus;
+    auto& connections = BuildGauge().Name("hschool_connections").Help("Open WebSocket connections by protocol version").Register(*registry_);
+    auto& frames_in = BuildCounter().Name("hschool_frames_in_total").Help("WebSocket frames received").Register(*registry_);
+    auto& bytes_in = BuildCounter().Name("hschool_bytes_in_total").Help("WebSocket payload bytes received").Register(*registry_);
+    auto& frames_out = BuildCounter().Name("hschool_frames_out_total").Help("WebSocket frames sent").Register(*registry_);
+    auto& bytes_out = BuildCounter().Name("hschool_bytes_out_total").Help("WebSocket payload bytes sent").Register(*registry_);
+    auto& dropped = BuildCounter().Name("hschool_frames_dropped_total").Help("Tick frames dropped by back pressure (drop-oldest)").Register(*registry_);
+    auto& rejected = BuildCounter().Name("hschool_frames_rejected_total").Help("Inbound frames rejected as malformed").Register(*registry_);
+    for (WireVersion v : {WireVersion::None, WireVersion::Arena, WireVersion::Schools}) {
+        const Labels l{{"version", label(v)}};
+        const auto i = slot(v);
+        f_->connections[i] = &connections.Add(l);
+        f_->frames_in[i] = &frames_in.Add(l);
+        f_->bytes_in[i] = &bytes_in.Add(l);
+        f_->frames_out[i] = &frames_out.Add(l);
+        f_->bytes_out[i] = &bytes_out.Add(l);
+        f_->dropped[i] = &dropped.Add(l);
+        f_->rejected[i] = &rejected.Add(l);
+    }
+    f_->closes = &BuildCounter().Name("hschool_closes_total").Help("WebSocket closes sent by the server, by close code").Register(*registry_);
+    f_->http = &BuildCounter().Name("hschool_http_requests_total").Help("HTTP responses by status").Register(*registry_);
+    f_->tick = &BuildHistogram().Name("hschool_tick_duration_seconds").Help("Time spent in one loop wake-up: commands, steps, broadcast")
+                    .Register(*registry_)
+                    .Add({}, Histogram::BucketBoundaries{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1});
+    f_->overruns = &BuildCounter().Name("hschool_tick_overruns_total").Help("Wake-ups that took longer than one tick").Register(*registry_).Add({});
+    f_->steps_dropped = &BuildCounter().Name("hschool_steps_dropped_total").Help("Steps skipped after a stall longer than the catch-up limit").Register(*registry_).Add({});
+}
+
+Metrics::~Metrics() = default;
+
+void Metrics::connection_opened(WireVersion v) { f_->connections[slot(v)]->Increment(); }
+void Metrics::connection_closed(WireVersion v) { f_->connections[slot(v)]->Decrement(); }
+void Metrics::connection_promoted(WireVersion to) {
+    f_->connections[slot(WireVersion::None)]->Decrement();
+    f_->connections[slot(to)]->Increment();
+}
+void Metrics::frame_in(WireVersion v, std::size_t bytes) {
+    f_->frames_in[slot(v)]->Increment();
+    f_->bytes_in[slot(v)]->Increment(static_cast<double>(bytes));
+}
+void Metrics::frame_out(WireVersion v, std::size_t bytes) {
+    f_->frames_out[slot(v)]->Increment();
+    f_->bytes_out[slot(v)]->Increment(static_cast<double>(bytes));
+}
+void Metrics::frames_dropped(WireVersion v, std::size_t count) {
+    if (count > 0) f_->dropped[slot(v)]->Increment(static_cast<double>(count));
+}
+void Metrics::close_sent(std::uint16_t code) { f_->closes->Add({{"code", std::to_string(code)}}).Increment(); }
+void Metrics::decode_rejected(WireVersion v) { f_->rejected[slot(v)]->Increment(); }
+void Metrics::tick(double seconds) { f_->tick->Observe(seconds); }
+void Metrics::tick_overrun() { f_->overruns->Increment(); }
+void Metrics::steps_dropped(std::uint64_t steps) { f_->steps_dropped->Increment(static_cast<double>(steps)); }
+void Metrics::http_request(unsigned status) { f_->http->Add({{"status", std::to_string(status)}}).Increment(); }
+
+std::string Metrics::render() const { return prometheus::TextSerializer().Serialize(registry_->Collect()); }
+
+}  // namespace hschool::server

@@ -1,0 +1,46 @@
+#pragma once
+// Counters for /metrics. Cheap to call from any thread (prometheus-cpp metrics are atomic).
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace prometheus {
+class Registry;
+class Counter;
+class Gauge;
+class Histogram;
+}  // namespace prometheus
+
+namespace hschool::server {
+
+// Protocol a connection speaks; None until its Hello arrives.
+enum class WireVersion : std::uint8_t { None = 0, Arena = 1, Schools = 4 };
+
+class Metrics {
+public:
+    Metrics();
+    ~Metrics();
+
+    void connection_opened(WireVersion v);
+    void connection_closed(WireVersion v);
+    void connection_promoted(WireVersion to);  // None → the Hello's version
+    void frame_in(WireVersion v, std::size_t bytes);
+    void frame_out(WireVersion v, std::size_t bytes);
+    void frames_dropped(WireVersion v, std::size_t count);
+    void close_sent(std::uint16_t code);
+    void decode_rejected(WireVersion v);
+    void tick(double seconds);
+    void tick_overrun();
+    void steps_dropped(std::uint64_t steps);
+    void http_request(unsigned status);
+
+    // The Prometheus text exposition format.
+    std::string render() const;
+
+private:
+    struct Families;
+    std::shared_ptr<prometheus::Registry> registry_;
+    std::unique_ptr<Families> f_;
+};
+
+}  // namespace hschool::server

@@ -1,0 +1,29 @@
+#pragma once
+// Command-line options; every one has a default so `hschool-server` alone serves on 127.0.0.1:8080.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "sim/arena/arena_settings.hpp"
+
+namespace hschool::server {
+
+struct ServerOptions {
+    std::string address = "127.0.0.1";
+    std::uint16_t port = 8080;
+    int tick_rate = 20;
+    std::filesystem::path data_path = "data/hschool.db";
+    std::filesystem::path mods_path = "mods";
+    std::filesystem::path web_root = "client/dist";
+    std::string log_level = "info";
+    int io_threads = 1;
+    sim::arena::ArenaSettings arena;
+    std::optional<std::filesystem::path> record_path;
+};
+
+// The options, or the exit code to leave with (0 after --help, 2 after a bad option).
+std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv);
+
+}  // namespace hschool::server

@@ -1,0 +1,99 @@
+#include "server/outbox.hpp"
+
+#include "server/limits.hpp"
+
+namespace hschool::server {
+
+Outbox::Outbox(std::function<void()> wake) : wake_(std::move(wake)) {}
+
+void Outbox::wake_if_idle(std::unique_lock<std::mutex>& lock) {
+    if (writer_busy_) return;
+    writer_busy_ = true;
+    lock.unlock();
+    wake_();
+}
+
+void Outbox::push_welcome(Frame welcome) {
+    std::unique_lock lock(mutex_);
+    if (welcomed_ || close_) return;
+    welcomed_ = true;
+    reliable_bytes_ += welcome->size();
+    reliable_.push_front(std::move(welcome));
+    wake_if_idle(lock);
+}
+
+bool Outbox::push_reliable(Frame frame) {
+    std::unique_lock lock(mutex_);
+    if (close_) return false;
+    if (reliable_.size() >= kMaxReliableFrames || reliable_bytes_ + frame->size() > kMaxReliableBytes) {
+        lock.unlock();
+        request_close({protocol::CloseCode::PolicyViolation, "client is not reading"});
+        return false;
+    }
+    reliable_bytes_ += frame->size();
+    reliable_.push_back(std::move(frame));
+    if (welcomed_) wake_if_idle(lock);
+    return true;
+}
+
+std::size_t Outbox::push_tick(Frame frame) {
+    std::unique_lock lock(mutex_);
+    if (!welcomed_ || close_) return 0;
+    std::size_t dropped = 0;
+    if (ticks_.size() >= kTickFrameRing) {
+        ticks_.pop_front();  // a stale tick is worthless once a newer one exists
+        dropped = 1;
+    }
+    ticks_.push_back(std::move(frame));
+    wake_if_idle(lock);
+    return dropped;
+}
+
+void Outbox::request_close(CloseRequest request) {
+    std::unique_lock lock(mutex_);
+    if (close_) return;
+    close_ = request;
+    // Always wake: a writer stuck on a peer that does not read must learn of the close too.
+    writer_busy_ = true;
+    lock.unlock();
+    wake_();
+}
+
+bool Outbox::close_requested() const {
+    std::lock_guard lock(mutex_);
+    return close_.has_value();
+}
+
+Outbox::Next Outbox::next() {
+    std::lock_guard lock(mutex_);
+    if (close_) {
+        reliable_.clear();
+        ticks_.clear();
+        return {nullptr, close_};
+    }
+    if (welcomed_ && !reliable_.empty()) {
+        Frame frame = std::move(reliable_.front());
+        reliable_.pop_front();
+        reliable_bytes_ -= frame->size();
+        return {std::move(frame), std::nullopt};
+    }
+    if (!ticks_.empty()) {
+        Frame frame = std::move(ticks_.front());
+        ticks_.pop_front();
+        return {std::move(frame), std::nullopt};
+    }
+    writer_busy_ = false;
+    return {};
+}
+
+std::size_t Outbox::queued_ticks() const {
+    std::lock_guard lock(mutex_);
+    return ticks_.size();
+}
+
+std::size_t Outbox::queued_reliable() const {
+    std::lock_guard lock(mutex_);
+    return reliable_.size();
+}
+
+}  // namespace hschool::server

@@ -1,0 +1,67 @@
+#pragma once
+// Per-connection outbound queues: a drop-oldest ring of tick frames and a reliable queue that
+// tick frames can never crowd out. Filled by the loop thread and the session's receive path,
+// drained by the session's writer, one write in flight.
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "protocol/bytes.hpp"
+#include "protocol/errors.hpp"
+
+namespace hschool::server {
+
+using Frame = std::shared_ptr<const protocol::Bytes>;
+
+inline Frame make_frame(protocol::Bytes bytes) {
+    return std::make_shared<const protocol::Bytes>(std::move(bytes));
+}
+
+struct CloseRequest {
+    protocol::CloseCode code;
+    const char* reason;
+};
+
+class Outbox {
+public:
+    // wake is called (from any thread) when the writer is idle and there is something to do.
+    explicit Outbox(std::function<void()> wake);
+
+    // Welcome opens the outbox: reliable frames pushed earlier wait behind it.
+    void push_welcome(Frame welcome);
+    // False when the reliable bound is exceeded; the outbox then asks the session to close.
+    bool push_reliable(Frame frame);
+    // Tick frames are lossy: when the ring is full the oldest goes. Returns frames dropped (0 or 1).
+    std::size_t push_tick(Frame frame);
+    // Asks the session to close after what is already being written; first request wins.
+    void request_close(CloseRequest request);
+
+    struct Next {
+        Frame frame;                        // set when there is a frame to write
+        std::optional<CloseRequest> close;  // set when the session should close now
+    };
+    // The writer's next step; when it returns neither, the writer is idle until the next wake.
+    Next next();
+
+    bool close_requested() const;
+    std::size_t queued_ticks() const;
+    std::size_t queued_reliable() const;
+
+private:
+    void wake_if_idle(std::unique_lock<std::mutex>& lock);
+
+    std::function<void()> wake_;
+    mutable std::mutex mutex_;
+    bool welcomed_ = false;
+    bool writer_busy_ = false;
+    std::deque<Frame> reliable_;
+    std::size_t reliable_bytes_ = 0;
+    std::deque<Frame> ticks_;
+    std::optional<CloseRequest> close_;
+};
+
+}  // namespace hschool::server

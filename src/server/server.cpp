@@ -1,0 +1,62 @@
+#include "server/server.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+
+#include "server/arena_service.hpp"
+#include "server/game_loop.hpp"
+#include "server/http_router.hpp"
+#include "server/metrics.hpp"
+#include "server/network.hpp"
+#include "server/ops_routes.hpp"
+#include "server/replay_recorder.hpp"
+#include "server/schools_service.hpp"
+#include "server/static_files.hpp"
+#include "server/world.hpp"
+
+namespace hschool::server {
+
+int run_server(const ServerOptions& options) {
+    std::atomic<Health> health{Health::Starting};
+    Metrics metrics;
+
+    std::unique_ptr<ReplayRecorder> recorder;
+    if (options.record_path) {
+        std::string error;
+        recorder = ReplayRecorder::open(*options.record_path, options.arena, error);
+        if (!recorder) {
+            spdlog::error("event=startup_failed reason=\"{}\"", error);
+            return 1;
+        }
+    }
+
+    ArenaService arena(options.arena, metrics, recorder.get());
+    SchoolsService schools(static_cast<std::uint8_t>(options.tick_rate), metrics);
+    World world(arena, schools);
+    GameLoop loop(options.tick_rate, world, metrics);
+
+    HttpRouter router;
+    add_ops_routes(router, health, metrics);
+    router.set_fallback(static_files(options.web_root));
+
+    Network network({options.address, options.port, options.io_threads}, loop, metrics, router);
+    if (!network.listen()) return 1;
+    loop.start();
+    network.start();
+    health = Health::Serving;
+    spdlog::info("event=listening address={} port={} tick_rate={} web_root={}", options.address, network.port(),
+                 options.tick_rate, options.web_root.string());
+
+    network.wait_for_signal();
+    health = Health::Draining;
+    spdlog::info("event=shutdown_started");
+    network.close_all_connections();
+    loop.stop();
+    network.stop();
+    recorder.reset();
+    spdlog::info("event=shutdown_complete");
+    return 0;
+}
+
+}  // namespace hschool::server
