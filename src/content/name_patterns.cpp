@@ -24,7 +24,10 @@ const std::vector<NamePattern>& russian_patterns() {
         " «Сириус»", " «Ступени»", " «Полярная звезда»", " «Алые паруса»", " «Дружба»", " «Гелиос»",
         " «Ориентир»", " «Лидер»", " «Пифагор»", " «Успех»", " «Надежда»", " «Траектория»", " «Кругозор»",
         " «Синяя птица»", " «Вдохновение»", " «Мир знаний»", " «Феникс»", " «Маяк»", " «Меридиан»", " «Орбита»",
-        " «Северное сияние»", " «Берёзка»", " «Исток»", " «Озарение»", " «Школа на Неве»", " «Ладога»"};
+        " «Северное сияние»", " «Берёзка»", " «Исток»", " «Озарение»", " «Школа на Неве»", " «Ладога»",
+        " «Созидание»", " «Эврика»", " «Логос»", " «Альфа»", " «Квант»", " «Родник»", " «Светлячок»",
+        " «Восход»", " «Зелёная роща»", " «Кристалл»", " «Ломоносовская»", " «Наследие»", " «Олимп»",
+        " «Пулковская»", " «Сфера»", " «Талант»", " «Унисон»", " «Южная»", " «Ярославна»", " «Азимут»"};
     static const WordList named_after{
         " имени Ломоносова", " имени Пушкина", " имени Гагарина", " имени Менделеева", " имени Л. Н. Толстого",
         " имени А. П. Чехова", " имени Королёва", " имени Вернадского", " имени Лобачевского",
@@ -34,8 +37,8 @@ const std::vector<NamePattern>& russian_patterns() {
         " имени Есенина", " имени Ахматовой", " имени Бунина", " имени Шолохова", " имени Капицы", " имени Ландау"};
     static const std::vector<NamePattern> patterns{
         {{&kinds, &numbers}, 3},
-        {{&kinds, &quoted}, 3},
-        {{&kinds, &numbers, &named_after}, 3},
+        {{&kinds, &quoted}, 1},
+        {{&kinds, &numbers, &named_after}, 5},
         {{&kinds, &named_after}, 1},
     };
     return patterns;
@@ -45,7 +48,8 @@ const std::vector<NamePattern>& russian_patterns() {
 const std::vector<NamePattern>& english_patterns() {
     static const WordList kinds{" Academy", " High School", " Grammar School", " College", " School",
                                 " Secondary School", " Community School", " Collegiate", " Preparatory School",
-                                " Middle School"};
+                                " Middle School", " Free School", " Technical College", " Upper School",
+                                " International School"};
     static const WordList places{
         "Northern", "Southern", "Eastern", "Western", "Central", "Riverside", "Lakeside", "Hillcrest",
         "Meadowbrook", "Fairview", "Highgate", "Springfield", "Harbour View", "Cedar Grove", "Maple Grove",
@@ -63,11 +67,13 @@ const std::vector<NamePattern>& english_patterns() {
                                  "Joseph's", "Benedict's", "Augustine's", "Dunstan's", "Alban's"};
     static const WordList people{"Newton", "Darwin", "Faraday", "Shakespeare", "Dickens", "Brontë", "Austen",
                                  "Turing", "Lovelace", "Kelvin", "Maxwell", "Nightingale", "Wordsworth",
-                                 "Tennyson", "Franklin", "Lincoln", "Jefferson", "Edison", "Curie", "Hawking"};
+                                 "Tennyson", "Franklin", "Lincoln", "Jefferson", "Edison", "Curie", "Hawking",
+                                 "Brunel", "Davy", "Herschel", "Milton", "Chaucer", "Keats", "Byron", "Orwell",
+                                 "Tolkien", "Attenborough"};
     static const std::vector<NamePattern> patterns{
-        {{&places, &kinds}, 3},
-        {{&stems, &endings, &kinds}, 4},
-        {{&saints_prefix, &saints, &kinds}, 2},
+        {{&places, &kinds}, 1},
+        {{&stems, &endings, &kinds}, 7},
+        {{&saints_prefix, &saints, &kinds}, 1},
         {{&people, &kinds}, 1},
     };
     return patterns;

@@ -19,7 +19,7 @@ boost::json::array entries_json(const std::vector<Entry>& entries, const StringM
         boost::json::object item;
         item["id"] = entry.id;
         item["label"] = label_or_id(labels, entry.id);
-        item["count"] = entry.count;
+        item["count"] = static_cast<std::int64_t>(entry.count);
         out.emplace_back(std::move(item));
     }
     return out;
