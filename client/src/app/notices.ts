@@ -9,10 +9,13 @@ export interface Notice {
 
 type Listener = (notice: Notice | null) => void;
 let current: Notice | null = null;
+let navigations = 0;
+let shownAt = 0;
 const listeners = new Set<Listener>();
 
 export function showNotice(notice: Notice): void {
   current = notice;
+  shownAt = navigations;
   for (const listener of listeners) listener(current);
 }
 
@@ -28,4 +31,10 @@ export function currentNotice(): Notice | null {
 export function onNotice(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+// A notice survives the navigation right after it (SchoolGone → menu) and is gone after the next.
+export function noteNavigation(): void {
+  navigations += 1;
+  if (current && navigations - shownAt > 1) clearNotice();
 }

@@ -1,0 +1,93 @@
+// The shell: header with navigation and the language switch, the notice area and the routed view.
+import { LANGUAGES } from '../i18n/dictionary';
+import { language, onLanguageChange, setLanguage, t } from '../i18n/i18n';
+import type { Language, MessageKey } from '../i18n/i18n';
+import { h, replaceChildren } from '../ui/dom';
+import { ArenaView } from '../views/arenaView';
+import { MenuView } from '../views/menuView';
+import { SchoolView } from '../views/schoolView';
+import type { View } from '../views/view';
+import { installDebugState, updateDebug } from './debugState';
+import { clearNotice, currentNotice, noteNavigation, onNotice } from './notices';
+import { parseRoute } from './router';
+import type { Route } from './router';
+
+export class App {
+  private view: View | null = null;
+  private route: Route = { name: 'menu' };
+  private readonly header = h('header', { class: 'app-header' });
+  private readonly noticeArea = h('div', { class: 'notice-area', role: 'status', 'aria-live': 'polite' });
+  private readonly main = h('main', { id: 'main', class: 'app-main', tabindex: '-1' });
+
+  constructor(private readonly root: HTMLElement) {}
+
+  start(): void {
+    installDebugState(window);
+    document.documentElement.lang = language();
+    replaceChildren(
+      this.root,
+      h('a', { class: 'skip-link', href: '#main', onclick: (e: Event) => { e.preventDefault(); this.main.focus(); } }),
+      this.header,
+      this.noticeArea,
+      this.main,
+    );
+    onLanguageChange(() => this.renderChrome());
+    onNotice(() => this.renderNotice());
+    window.addEventListener('hashchange', () => this.mountRoute());
+    this.renderChrome();
+    this.mountRoute();
+  }
+
+  private mountRoute(): void {
+    const next = parseRoute(window.location.hash);
+    this.route = next;
+    this.view?.destroy();
+    noteNavigation();
+    this.view = next.name === 'school' ? new SchoolView(next.id) : next.name === 'arena' ? new ArenaView() : new MenuView();
+    replaceChildren(this.main, this.view.element);
+    this.renderChrome();
+  }
+
+  private renderChrome(): void {
+    const skip = this.root.querySelector('.skip-link');
+    if (skip) skip.textContent = t('app.skipToContent');
+    document.title = t('app.title');
+    updateDebug({ language: language() });
+    const navLink = (hash: string, key: MessageKey, active: boolean, testId: string) =>
+      h('a', { href: hash, class: active ? 'nav-link active' : 'nav-link', 'aria-current': active ? 'page' : undefined, 'data-testid': testId, text: t(key) });
+    replaceChildren(
+      this.header,
+      h('a', { href: '#/', class: 'brand', text: t('app.title') }),
+      h('nav', { 'aria-label': t('app.title') },
+        navLink('#/', 'nav.schools', this.route.name !== 'arena', 'nav-schools'),
+        navLink('#/arena', 'nav.arena', this.route.name === 'arena', 'nav-arena'),
+      ),
+      h('div', { class: 'lang-switch', role: 'group', 'aria-label': t('lang.label') },
+        LANGUAGES.map((lang: Language) => h('button', {
+          type: 'button',
+          class: 'button button-small',
+          lang,
+          'data-testid': `lang-${lang}`,
+          'aria-pressed': language() === lang ? 'true' : 'false',
+          text: t(`lang.${lang}` as MessageKey),
+          onclick: () => setLanguage(lang),
+        })),
+      ),
+    );
+    this.renderNotice();
+  }
+
+  private renderNotice(): void {
+    const notice = currentNotice();
+    if (!notice) {
+      replaceChildren(this.noticeArea);
+      return;
+    }
+    replaceChildren(this.noticeArea,
+      h('div', { class: `notice notice-${notice.tone}`, 'data-testid': 'notice' },
+        h('span', { text: t(notice.key, notice.params) }),
+        h('button', { type: 'button', class: 'icon-button', 'aria-label': t('common.close'), text: '×', onclick: () => clearNotice() }),
+      ),
+    );
+  }
+}

@@ -1,0 +1,140 @@
+// The v1 arena: a letterboxed PixiJS canvas, keyboard input, interpolated snapshots, ping.
+import { ArenaSession, ARENA_FULL_CLOSE_CODE } from '../arena/arenaSession';
+import { HeldKeys } from '../arena/keyboard';
+import { PixiScene } from '../arena/pixiScene';
+import { INTERPOLATION_DELAY_MS } from '../arena/snapshotBuffer';
+import { WorldRenderer } from '../arena/worldRenderer';
+import { updateDebug } from '../app/debugState';
+import type { DebugState } from '../app/debugState';
+import { onLanguageChange, t } from '../i18n/i18n';
+import type { ConnectionState } from '../net/reconnectingSocket';
+import { ConnectionBanner } from '../ui/connectionBanner';
+import { h, replaceChildren } from '../ui/dom';
+import type { View } from './view';
+
+const NAME_SUFFIX_RANGE = 10_000;
+
+function isTyping(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+}
+
+export class ArenaView implements View {
+  readonly element = h('section', { class: 'view arena-view', 'aria-labelledby': 'arena-heading', 'data-testid': 'arena' });
+  private readonly canvasHost = h('div', { class: 'arena-canvas', tabindex: '0', 'data-testid': 'arena-stage' });
+  private readonly hud = h('p', { class: 'arena-hud', 'aria-live': 'off' });
+  private readonly notice = h('p', { class: 'note note-warning', hidden: true });
+  private readonly keys = new HeldKeys();
+  private readonly session: ArenaSession;
+  private readonly banner: ConnectionBanner;
+  private readonly scene = new PixiScene(() => t('arena.you'));
+  private readonly renderer = new WorldRenderer(this.scene);
+  private readonly sceneReady: Promise<void>;
+  private readonly unsubscribe: () => void;
+  private rttMs: number | null = null;
+  private connection: ConnectionState = { phase: 'connecting', attempt: 1 };
+  private destroyed = false;
+  private drawn: Array<{ id: number; x: number; y: number }> = [];
+
+  constructor() {
+    this.banner = new ConnectionBanner(() => this.session.retryNow());
+    this.session = new ArenaSession(`guest-${Math.floor(Math.random() * NAME_SUFFIX_RANGE)}`, () => this.keys.mask(), {
+      onConnection: (state) => {
+        this.connection = state;
+        this.banner.update(state);
+        // 1013 is "try again later": the arena is full, which deserves its own words.
+        this.notice.hidden = !(state.phase === 'waiting' && state.closeCode === ARENA_FULL_CLOSE_CODE);
+        if (state.phase !== 'open') this.renderer.clear();
+      },
+      onWelcome: (welcome) => {
+        void this.sceneReady.then(() => this.scene.setWorld(welcome.worldWidth, welcome.worldHeight));
+      },
+      onPing: (rtt) => {
+        this.rttMs = rtt;
+      },
+    });
+    this.unsubscribe = onLanguageChange(() => this.render());
+    this.render();
+    window.addEventListener('keydown', this.onKeyDown);
+    window.addEventListener('keyup', this.onKeyUp);
+    window.addEventListener('blur', this.onBlur);
+    this.sceneReady = this.scene.init(this.canvasHost).then(() => {
+      if (this.destroyed) return;
+      this.scene.onFrame(() => this.frame());
+    });
+    this.session.start();
+    this.publishDebug();
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    this.unsubscribe();
+    window.removeEventListener('keydown', this.onKeyDown);
+    window.removeEventListener('keyup', this.onKeyUp);
+    window.removeEventListener('blur', this.onBlur);
+    this.session.stop();
+    this.banner.destroy();
+    // Pixi cannot be destroyed mid-init; wait for it.
+    void this.sceneReady.then(() => this.scene.destroy());
+    updateDebug({ arena: null });
+  }
+
+  private readonly onKeyDown = (event: KeyboardEvent) => {
+    if (isTyping(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (this.keys.press(event.code)) event.preventDefault(); // arrows would scroll the page
+  };
+
+  private readonly onKeyUp = (event: KeyboardEvent) => {
+    if (this.keys.release(event.code)) event.preventDefault();
+  };
+
+  // A key released while the window had no focus never sends keyup: forget everything held.
+  private readonly onBlur = () => this.keys.releaseAll();
+
+  private render(): void {
+    this.banner.render();
+    this.notice.textContent = t('arena.full');
+    replaceChildren(
+      this.element,
+      h('div', { class: 'arena-header' },
+        h('h1', { id: 'arena-heading', text: t('arena.heading') }),
+        h('p', { class: 'hint', text: t('arena.help') }),
+        this.hud,
+      ),
+      this.banner.element,
+      this.notice,
+      this.canvasHost,
+    );
+    this.paintHud();
+  }
+
+  private frame(): void {
+    const entities = this.session.buffer.sample(performance.now() - INTERPOLATION_DELAY_MS);
+    const ownId = this.session.welcome?.playerId ?? null;
+    this.renderer.render(entities, ownId);
+    this.drawn = entities.map((e) => ({ id: e.id, x: e.x, y: e.y }));
+    this.paintHud();
+    this.publishDebug();
+  }
+
+  private paintHud(): void {
+    const players = this.drawn.length;
+    const ping = this.rttMs === null ? t('conn.pingUnknown') : t('conn.ping', { ms: this.rttMs });
+    const text = this.connection.phase === 'open' && !this.session.welcome
+      ? t('arena.waiting')
+      : `${ping} · ${t('arena.players', { count: players })}`;
+    if (this.hud.textContent !== text) this.hud.textContent = text;
+    this.hud.dataset.testid = 'arena-hud';
+  }
+
+  private publishDebug(): void {
+    const welcome = this.session.welcome;
+    const arena: DebugState['arena'] = {
+      playerId: welcome?.playerId ?? null,
+      world: welcome ? { width: welcome.worldWidth, height: welcome.worldHeight } : null,
+      entities: this.drawn,
+      inputSequence: this.session.sequence,
+      rttMs: this.rttMs,
+    };
+    updateDebug({ view: 'arena', school: null, arena });
+  }
+}

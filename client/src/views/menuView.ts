@@ -1,0 +1,186 @@
+// The main menu: the school list with its limit, create, open and delete.
+import { deleteSchool, listSchools } from '../api/schools';
+import type { SchoolList, SchoolSummary } from '../api/schools';
+import type { Problem } from '../api/problems';
+import { navigate } from '../app/router';
+import { formatGameDate, formatGameTime, speedLabel } from '../format/dateTime';
+import { language, onLanguageChange, t } from '../i18n/i18n';
+import { confirmDialog } from '../ui/dialog';
+import { h, replaceChildren } from '../ui/dom';
+import { updateDebug } from '../app/debugState';
+import { showNotice } from '../app/notices';
+import { openCreateSchoolDialog } from './createSchoolDialog';
+import { problemMessage } from './problemText';
+import type { View } from './view';
+
+// Keeps the listed in-game times and running states fresh while the menu is open.
+export const MENU_REFRESH_MS = 3000;
+
+type ListState = { phase: 'loading' } | { phase: 'error'; problem: Problem } | { phase: 'ready'; list: SchoolList };
+
+export class MenuView implements View {
+  readonly element = h('section', { class: 'view menu-view', 'aria-labelledby': 'menu-heading', 'data-testid': 'menu' });
+  private state: ListState = { phase: 'loading' };
+  private refreshTimer: ReturnType<typeof setInterval>;
+  private readonly unsubscribe: () => void;
+  private dialogOpen = false;
+  private destroyed = false;
+
+  constructor() {
+    this.unsubscribe = onLanguageChange(() => this.render());
+    this.render();
+    void this.load();
+    this.refreshTimer = setInterval(() => {
+      if (!this.dialogOpen) void this.load();
+    }, MENU_REFRESH_MS);
+    updateDebug({ view: 'menu', school: null, arena: null });
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    clearInterval(this.refreshTimer);
+    this.unsubscribe();
+  }
+
+  private async load(): Promise<void> {
+    const result = await listSchools();
+    if (this.destroyed) return;
+    if (result.ok) this.state = { phase: 'ready', list: normaliseList(result.data) };
+    else if (this.state.phase !== 'ready') this.state = { phase: 'error', problem: result.problem };
+    this.render();
+  }
+
+  private render(): void {
+    const focusedKey = (document.activeElement as HTMLElement | null)?.dataset?.focusKey;
+    const heading = h('h1', { id: 'menu-heading', text: t('menu.heading') });
+    const state = this.state;
+    if (state.phase === 'loading') {
+      replaceChildren(this.element, heading, h('p', { class: 'state state-loading', role: 'status' }, h('span', { class: 'spinner', 'aria-hidden': 'true' }), t('common.loading')));
+      return;
+    }
+    if (state.phase === 'error') {
+      replaceChildren(
+        this.element,
+        heading,
+        h('div', { class: 'state state-error', 'data-testid': 'menu-error' },
+          h('p', { text: t('menu.loadFailed') }),
+          problemMessage(state.problem).element,
+          h('button', { type: 'button', class: 'button', text: t('common.retry'), onclick: () => void this.load() }),
+        ),
+      );
+      return;
+    }
+    const { list } = state;
+    const atLimit = list.schools.length >= list.maxSchools;
+    const limitNoteId = 'menu-limit-note';
+    const toolbar = h(
+      'div',
+      { class: 'menu-toolbar' },
+      h('p', { class: 'school-count' },
+        h('span', { class: 'visually-hidden', text: `${t('menu.countLabel')}: ` }),
+        h('span', { 'data-testid': 'school-count', text: t('menu.count', { count: list.schools.length, max: list.maxSchools }) }),
+      ),
+      h('button', {
+        type: 'button',
+        class: 'button button-primary',
+        'data-testid': 'create-school',
+        'data-focus-key': 'create',
+        text: t('menu.create'),
+        disabled: atLimit,
+        'aria-describedby': atLimit ? limitNoteId : undefined,
+        onclick: () => this.openCreate(list),
+      }),
+    );
+    const limitNote = atLimit ? h('p', { id: limitNoteId, class: 'note note-warning', 'data-testid': 'limit-note', text: t('menu.limitReached', { max: list.maxSchools }) }) : null;
+    const body = list.schools.length === 0
+      ? h('p', { class: 'state state-empty', 'data-testid': 'menu-empty', text: t('menu.empty') })
+      : h('ul', { class: 'school-list', 'data-testid': 'school-list' }, list.schools.map((school) => this.schoolCard(school)));
+    replaceChildren(this.element, heading, toolbar, limitNote, body);
+    if (focusedKey) this.element.querySelector<HTMLElement>(`[data-focus-key="${focusedKey}"]`)?.focus();
+  }
+
+  private schoolCard(school: SchoolSummary): HTMLElement {
+    const time = Date.parse(school.gameTime);
+    const nameId = `school-name-${school.id}`;
+    return h(
+      'li',
+      { class: 'school-card', 'data-testid': 'school-card', 'data-school-id': school.id, 'aria-labelledby': nameId },
+      h('h2', { id: nameId, class: 'school-name', text: school.name }),
+      h('p', { class: 'school-time' },
+        Number.isNaN(time) ? '—' : `${formatGameDate(time, language())}, ${formatGameTime(time)}`),
+      h('p', { class: 'school-status' },
+        h('span', { class: school.running ? 'badge badge-running' : 'badge badge-paused', text: school.running ? t('menu.running') : t('menu.paused') }),
+        ' ',
+        h('span', { class: 'badge', text: t('menu.speed', { speed: speedLabel(school.speedIndex) }) }),
+      ),
+      h('div', { class: 'card-actions' },
+        h('button', {
+          type: 'button',
+          class: 'button button-primary',
+          text: t('menu.open'),
+          'data-testid': 'open-school',
+          'data-focus-key': `open-${school.id}`,
+          'aria-describedby': nameId,
+          onclick: () => navigate({ name: 'school', id: school.id }),
+        }),
+        h('button', {
+          type: 'button',
+          class: 'button button-danger',
+          text: t('common.delete'),
+          'data-testid': 'delete-school',
+          'data-focus-key': `delete-${school.id}`,
+          'aria-describedby': nameId,
+          onclick: () => void this.confirmDelete(school),
+        }),
+      ),
+    );
+  }
+
+  private openCreate(list: SchoolList): void {
+    this.dialogOpen = true;
+    openCreateSchoolDialog({
+      defaultStartDate: list.defaultStartDate,
+      onCreated: (school) => {
+        void this.load().then(() => {
+          this.element.querySelector<HTMLElement>(`[data-focus-key="open-${school.id}"]`)?.focus();
+        });
+      },
+      onClosed: () => {
+        this.dialogOpen = false;
+        void this.load();
+      },
+    });
+  }
+
+  private async confirmDelete(school: SchoolSummary): Promise<void> {
+    this.dialogOpen = true;
+    const confirmed = await confirmDialog({
+      title: t('menu.deleteTitle'),
+      message: t('menu.deleteConfirm', { name: school.name }),
+      confirmLabel: t('common.delete'),
+      testId: 'confirm-delete',
+    });
+    this.dialogOpen = false;
+    if (!confirmed) return;
+    const result = await deleteSchool(school.id);
+    if (result.ok || result.problem.status === 404) showNotice({ key: 'menu.deleted', params: { name: school.name }, tone: 'info' });
+    else showNotice({ key: 'menu.deleteFailed', tone: 'error' });
+    await this.load();
+  }
+}
+
+function normaliseList(raw: SchoolList): SchoolList {
+  const schools = Array.isArray(raw?.schools) ? raw.schools : [];
+  return {
+    maxSchools: typeof raw?.maxSchools === 'number' ? raw.maxSchools : 0,
+    defaultStartDate: typeof raw?.defaultStartDate === 'string' ? raw.defaultStartDate : '2012-04-03T06:00:00Z',
+    gameMinutesPerRealSecond: typeof raw?.gameMinutesPerRealSecond === 'number' ? raw.gameMinutesPerRealSecond : 5,
+    schools: schools.filter((s) => typeof s?.id === 'number').map((s) => ({
+      id: s.id,
+      name: typeof s.name === 'string' ? s.name : `#${s.id}`,
+      gameTime: typeof s.gameTime === 'string' ? s.gameTime : '',
+      running: s.running === true,
+      speedIndex: typeof s.speedIndex === 'number' ? s.speedIndex : 1,
+    })),
+  };
+}

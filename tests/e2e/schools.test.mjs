@@ -1,0 +1,145 @@
+// Menu → create (with a rejected name) → open → clock runs, pauses, speeds up → deleted elsewhere.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { debugState, launch, newPage, screenshot, serverUrl, waitUntil } from './support/browser.mjs';
+import { E2E_NAME_PREFIX, deleteLeftoverE2eSchools, listSchools } from './support/api.mjs';
+
+const TOO_LONG_NAME = 'x'.repeat(41);
+const RATE_WINDOW_MS = 1500; // long enough that network jitter is small against it
+const PAUSE_WATCH_MS = 1200; // a paused clock must not move for this long
+
+let session;
+before(async () => {
+  const list = await deleteLeftoverE2eSchools();
+  assert.ok(list.schools.length < list.maxSchools, `the server is at its school limit (${list.maxSchools}); free a slot`);
+  session = await launch();
+});
+after(async () => {
+  await session?.close();
+  await deleteLeftoverE2eSchools().catch(() => {});
+});
+
+async function gameTime(page) {
+  const value = await page.getAttribute('[data-testid="clock"]', 'data-game-time-ms');
+  return value === null ? null : Number(value);
+}
+
+// Game milliseconds per real millisecond, measured over a window.
+async function clockRate(page) {
+  const startGame = await gameTime(page);
+  const startReal = Date.now();
+  await page.waitForTimeout(RATE_WINDOW_MS);
+  return ((await gameTime(page)) - startGame) / (Date.now() - startReal);
+}
+
+test('create, open, pause, speed up and lose a school to a delete elsewhere', async () => {
+  const a = await newPage(session.browser);
+  const { page } = a;
+  await page.goto(`${serverUrl()}/#/`);
+  await page.getByTestId('school-count').waitFor();
+  await screenshot(page, 'menu');
+
+  // A 41-character name is refused by the server and the message appears next to the field.
+  await page.getByTestId('create-school').click();
+  const dialog = page.getByTestId('create-dialog');
+  await dialog.waitFor();
+  await dialog.getByTestId('map-editor').waitFor();
+  await screenshot(page, 'create-dialog');
+  await dialog.getByTestId('create-name').fill(TOO_LONG_NAME);
+  a.allowConsoleError(/status of 400/);
+  await dialog.getByTestId('create-submit').click();
+  const nameProblem = dialog.getByTestId('problem-invalid-name');
+  await nameProblem.waitFor();
+  assert.match(await nameProblem.innerText(), /40 characters/);
+  assert.equal(await dialog.getByTestId('create-name').getAttribute('aria-invalid'), 'true');
+  await screenshot(page, 'create-dialog-invalid-name');
+
+  // The random-name button fills a suggestion; then a name of our own is created.
+  await dialog.getByTestId('random-name').click();
+  await waitUntil(async () => (await dialog.getByTestId('create-name').inputValue()).trim() !== '', { what: 'a random name' });
+  const name = `${E2E_NAME_PREFIX}${Date.now()}`;
+  await dialog.getByTestId('create-name').fill(name);
+  await dialog.getByTestId('create-submit').click();
+  await dialog.waitFor({ state: 'detached' });
+  const card = page.getByTestId('school-card').filter({ hasText: name });
+  await card.waitFor();
+  const created = (await listSchools()).schools.find((s) => s.name === name);
+  assert.ok(created, 'the server lists the new school');
+
+  // Open it: the clock arrives and the date advances.
+  await card.getByTestId('open-school').click();
+  await waitUntil(async () => (await page.evaluate(() => location.hash)) === `#/school/${created.id}`, { what: 'the school route' });
+  const first = await waitUntil(() => gameTime(page), { what: 'the first clock' });
+  await waitUntil(async () => (await gameTime(page)) > first, { what: 'the date to advance' });
+  await page.getByTestId('tree-node').first().waitFor();
+  assert.ok(await page.getByTestId('people').isVisible());
+  assert.ok(await page.getByTestId('activities').isVisible());
+  await screenshot(page, 'school');
+
+  // Pause: the server's clock reports paused and the time stops.
+  if ((await page.getAttribute('[data-testid="clock"]', 'data-running')) !== 'true') {
+    await page.getByTestId('play-pause').click();
+    await page.waitForSelector('[data-testid="clock"][data-running="true"]');
+  }
+  await page.getByTestId('play-pause').click();
+  await page.waitForSelector('[data-testid="clock"][data-running="false"]');
+  const pausedAt = await gameTime(page);
+  await page.waitForTimeout(PAUSE_WATCH_MS);
+  assert.equal(await gameTime(page), pausedAt, 'a paused clock does not move');
+  assert.match(await page.getByTestId('run-state').innerText(), /Paused/);
+  await screenshot(page, 'school-paused');
+
+  // Play at ×1, then ×4 runs clearly faster; the pressed button follows the server.
+  await page.getByTestId('play-pause').click();
+  await page.waitForSelector('[data-testid="clock"][data-running="true"]');
+  await page.getByTestId('speed-1').click();
+  await page.waitForSelector('[data-testid="clock"][data-speed-index="1"]');
+  const rateAtOne = await clockRate(page);
+  await page.getByTestId('speed-4').click();
+  await page.waitForSelector('[data-testid="clock"][data-speed-index="4"]');
+  assert.equal(await page.getByTestId('speed-4').getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.getByTestId('speed-1').getAttribute('aria-pressed'), 'false');
+  assert.equal((await debugState(page)).school.running, true, 'pressing a speed does not pause the school');
+  const rateAtFour = await clockRate(page);
+  assert.ok(rateAtOne > 0, `the clock runs at ×1 (rate ${rateAtOne})`);
+  assert.ok(rateAtFour > rateAtOne * 2.5, `×4 (${rateAtFour}) runs faster than ×1 (${rateAtOne})`);
+  await screenshot(page, 'school-x4');
+
+  // Delete it from a second browser context: the first returns to the menu with a notice.
+  const b = await newPage(session.browser);
+  await b.page.goto(`${serverUrl()}/#/`);
+  const otherCard = b.page.getByTestId('school-card').filter({ hasText: name });
+  await otherCard.getByTestId('delete-school').click();
+  await b.page.getByTestId('confirm-delete').waitFor();
+  await screenshot(b.page, 'delete-confirm');
+  await b.page.getByTestId('confirm').click();
+  await otherCard.waitFor({ state: 'detached' });
+
+  await waitUntil(async () => (await page.evaluate(() => location.hash)) === '#/', { what: 'the first page to return to the menu' });
+  await page.getByTestId('notice').waitFor();
+  await page.getByTestId('school-count').waitFor();
+  assert.equal(await page.getByTestId('school-card').filter({ hasText: name }).count(), 0);
+  await screenshot(page, 'menu-after-school-gone');
+
+  assert.deepEqual(a.errors, [], 'no console errors in the first page');
+  assert.deepEqual(b.errors, [], 'no console errors in the second page');
+  await a.context.close();
+  await b.context.close();
+});
+
+test('Esc closes the create dialog and the limit is shown as used / max', async () => {
+  const a = await newPage(session.browser, { viewport: { width: 390, height: 800 } });
+  const { page } = a;
+  await page.goto(`${serverUrl()}/#/`);
+  const list = await listSchools();
+  await waitUntil(async () => (await page.getByTestId('school-count').innerText()) === `${list.schools.length} / ${list.maxSchools}`, {
+    what: 'the used / max count',
+  });
+  await page.getByTestId('create-school').click();
+  await page.getByTestId('create-dialog').waitFor();
+  await page.keyboard.press('Escape');
+  await page.getByTestId('create-dialog').waitFor({ state: 'detached' });
+  await screenshot(page, 'menu-phone');
+  assert.deepEqual(a.errors, []);
+  await a.context.close();
+});

@@ -1,0 +1,21 @@
+// Direct REST calls for test set-up and clean-up (never for the behaviour under test).
+import { serverUrl } from './browser.mjs';
+
+export const E2E_NAME_PREFIX = 'e2e ';
+
+export async function listSchools() {
+  const response = await fetch(`${serverUrl()}/api/schools`);
+  if (!response.ok) throw new Error(`GET /api/schools: ${response.status}`);
+  return response.json();
+}
+
+export async function deleteSchool(id) {
+  await fetch(`${serverUrl()}/api/schools/${id}`, { method: 'DELETE' });
+}
+
+// Leftovers of earlier runs would eat into maxSchools.
+export async function deleteLeftoverE2eSchools() {
+  const list = await listSchools();
+  for (const school of list.schools) if (school.name.startsWith(E2E_NAME_PREFIX)) await deleteSchool(school.id);
+  return listSchools();
+}
