@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mapToJson, parseCatalog } from './catalog';
-import { addNode, displayName, placeableUnder, removeNode, renameNode } from './mapEditing';
+import { addNode, displayName, placeableUnder, reachableFromYard, removeNode, renameNode } from './mapEditing';
 
 const catalog = parseCatalog({
   lang: 'en',
@@ -62,9 +62,24 @@ describe('map editing', () => {
     expect(map.nodes).toHaveLength(5); // the original is untouched
   });
 
-  it('links a new floor to its building', () => {
+  it('links a new floor to a reachable corridor of its building, not to the unlinked building', () => {
     const { map: next, id } = addNode(map, catalog, 'b1', 'floor');
-    expect(next.links.at(-1)).toEqual({ from: 'b1', to: id, kind: 'stairs' });
+    expect(next.links.at(-1)).toEqual({ from: 'c1', to: id, kind: 'stairs' });
+  });
+
+  it('keeps rooms on a new floor reachable from the yard', () => {
+    const withFloor = addNode(map, catalog, 'b1', 'floor');
+    const withRoom = addNode(withFloor.map, catalog, withFloor.id, 'classroom');
+    expect(withRoom.map.links.at(-1)).toEqual({ from: withFloor.id, to: withRoom.id, kind: 'door' });
+    expect(reachableFromYard(withRoom.map).has(withRoom.id)).toBe(true);
+  });
+
+  it('links a new building to the yard and its first room through the building', () => {
+    const building = addNode(map, catalog, 'yard', 'school-building');
+    expect(building.map.links.at(-1)).toEqual({ from: 'yard', to: building.id, kind: 'entrance' });
+    const floor = addNode(building.map, catalog, building.id, 'floor');
+    const room = addNode(floor.map, catalog, floor.id, 'classroom');
+    expect(reachableFromYard(room.map).has(room.id)).toBe(true);
   });
 
   it('gives unique ids to repeated additions', () => {

@@ -3,7 +3,7 @@ import { CHILD_KIND, LINK_KIND_FOR_CHILD } from './catalog';
 import type { Catalog, CatalogType, MapNodeDef, NodeKindName, SchoolMap } from './catalog';
 
 export const MAX_NODE_NAME_CHARS = 60; // the server's kMaxNodeNameChars
-const CORRIDOR_HINT = 'corridor';
+const ANCHOR_HINTS = ['corridor', 'stair']; // rooms every floor is entered through
 
 export function typeOf(catalog: Catalog, node: MapNodeDef): CatalogType | undefined {
   return catalog.types.find((type) => type.id === node.def);
@@ -42,20 +42,59 @@ export function uniqueNodeId(map: SchoolMap, defId: string): string {
   }
 }
 
-// A new room is linked to its floor's corridor when there is one, otherwise to its parent, so the
-// graph stays connected the way the server's validator requires.
+// Nodes reachable from the yard through links (undirected), as the server's validator walks them.
+export function reachableFromYard(map: SchoolMap): Set<string> {
+  const yard = map.nodes.find((node) => node.parent === '');
+  const reached = new Set<string>();
+  if (!yard) return reached;
+  const neighbours = new Map<string, string[]>();
+  for (const link of map.links) {
+    neighbours.set(link.from, [...(neighbours.get(link.from) ?? []), link.to]);
+    neighbours.set(link.to, [...(neighbours.get(link.to) ?? []), link.from]);
+  }
+  const queue = [yard.id];
+  reached.add(yard.id);
+  while (queue.length > 0) {
+    for (const next of neighbours.get(queue.shift()!) ?? []) {
+      if (!reached.has(next)) {
+        reached.add(next);
+        queue.push(next);
+      }
+    }
+  }
+  return reached;
+}
+
+function descendantsOf(map: SchoolMap, id: string): MapNodeDef[] {
+  const out: MapNodeDef[] = [];
+  for (const child of childrenOf(map, id)) out.push(child, ...descendantsOf(map, child.id));
+  return out;
+}
+
+// Where a new node under `parentId` is linked so the server still finds every room reachable
+// from the yard: the yard itself for a building, the floor's corridor or staircase, the parent itself, anything reachable inside
+// the parent, the parent's own anchor, and finally the yard.
+export function linkAnchor(map: SchoolMap, parentId: string, reached: Set<string> = reachableFromYard(map)): string {
+  const parent = map.nodes.find((node) => node.id === parentId);
+  if (parent && parent.parent === '') return parentId; // a building is entered from the yard
+  const inside = descendantsOf(map, parentId).filter((node) => reached.has(node.id));
+  const preferred = inside.find((node) => ANCHOR_HINTS.some((hint) => node.def.toLowerCase().includes(hint)));
+  if (preferred) return preferred.id;
+  if (reached.has(parentId)) return parentId;
+  if (inside[0]) return inside[0].id;
+  if (parent && parent.parent) return linkAnchor(map, parent.parent, reached);
+  return map.nodes.find((node) => node.parent === '')?.id ?? parentId;
+}
+
+// Adds a node and one link from its anchor (see linkAnchor), so the map stays connected.
 export function addNode(map: SchoolMap, catalog: Catalog, parentId: string, defId: string): { map: SchoolMap; id: string } {
   const type = catalog.types.find((t) => t.id === defId);
   const id = uniqueNodeId(map, defId);
   const node: MapNodeDef = { id, def: defId, parent: parentId, name: '' };
-  const corridor = type?.kind === 'room'
-    ? childrenOf(map, parentId).find((sibling) => sibling.def.toLowerCase().includes(CORRIDOR_HINT))
-    : undefined;
-  const linkTo = corridor?.id ?? parentId;
   const linkKind = LINK_KIND_FOR_CHILD[type?.kind ?? 'room'];
   return {
     id,
-    map: { nodes: [...map.nodes, node], links: [...map.links, { from: linkTo, to: id, kind: linkKind }] },
+    map: { nodes: [...map.nodes, node], links: [...map.links, { from: linkAnchor(map, parentId), to: id, kind: linkKind }] },
   };
 }
 

@@ -22,6 +22,7 @@ export interface SchoolList {
 export interface ModInfo {
   id: string;
   required: boolean;
+  title: string; // in the requested language; the id when the pack has none
 }
 
 export interface CreateSchoolRequest {
@@ -42,15 +43,19 @@ export async function randomSchoolName(lang: Language): Promise<ApiResult<string
   return typeof name === 'string' ? { ok: true, data: name } : { ok: false, problem: { status: 200, code: 'bad-response' } };
 }
 
-export async function listMods(): Promise<ApiResult<ModInfo[]>> {
-  const result = await requestJson<{ mods?: unknown }>('GET', '/api/mods');
+export async function listMods(lang: Language): Promise<ApiResult<ModInfo[]>> {
+  const result = await requestJson<{ mods?: unknown }>('GET', `/api/mods?lang=${lang}`);
   if (!result.ok) return result;
   const mods = Array.isArray(result.data?.mods) ? result.data.mods : [];
   return {
     ok: true,
     data: mods
-      .filter((m): m is { id: string; required?: unknown } => typeof m?.id === 'string')
-      .map((m) => ({ id: m.id, required: m.required === true || m.id === 'core' })),
+      .filter((m): m is { id: string; required?: unknown; title?: unknown } => typeof m?.id === 'string')
+      .map((m) => ({
+        id: m.id,
+        required: m.required === true || m.id === 'core',
+        title: typeof m.title === 'string' && m.title.trim() !== '' ? m.title : m.id,
+      })),
   };
 }
 

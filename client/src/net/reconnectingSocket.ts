@@ -16,7 +16,7 @@ export interface SocketHandlers {
   onState(state: ConnectionState): void;
 }
 
-export function gameSocketUrl(location: Pick<Location, 'protocol' | 'host'> = window.location): string {
+export function gameSocketUrl(location: Pick<Location, 'protocol' | 'host'> = globalThis.location): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
   return `${scheme}//${location.host}${GAME_SOCKET_PATH}`;
 }

@@ -59,7 +59,8 @@ class CreateSchoolForm {
     this.unsubscribe = onLanguageChange(() => {
       this.setTitle(t('create.title'));
       this.render();
-      void this.loadCatalog(); // labels come in the UI language
+      void this.loadMods(); // pack titles and catalog labels come in the UI language
+      void this.loadCatalog();
     });
   }
 
@@ -79,7 +80,7 @@ class CreateSchoolForm {
   }
 
   private async loadMods(): Promise<void> {
-    const result = await listMods();
+    const result = await listMods(language());
     this.mods = result.ok ? { phase: 'ready', value: result.data } : { phase: 'error', problem: result.problem };
     this.render();
   }
@@ -261,7 +262,7 @@ class CreateSchoolForm {
   private packSwitches(): HTMLElement {
     if (this.mods.phase === 'loading') return h('p', { class: 'state state-loading', role: 'status', text: t('create.packsLoading') });
     if (this.mods.phase === 'error') return problemMessage(this.mods.problem).element;
-    const mods = this.mods.value.some((m) => m.id === 'core') ? this.mods.value : [{ id: 'core', required: true }, ...this.mods.value];
+    const mods = this.mods.value.some((m) => m.id === 'core') ? this.mods.value : [{ id: 'core', required: true, title: 'core' }, ...this.mods.value];
     return h('ul', { class: 'switch-list' }, mods.map((mod) => {
       const id = `pack-${mod.id}`;
       return h('li', {},
@@ -284,7 +285,7 @@ class CreateSchoolForm {
             },
           }),
           h('span', { class: 'switch-track', 'aria-hidden': 'true' }),
-          h('span', { text: mod.id }),
+          h('span', { text: mod.title }),
           mod.required ? h('span', { class: 'hint', text: ` (${t('create.packRequired')})` }) : null,
         ));
     }));
