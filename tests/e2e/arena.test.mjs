@@ -59,12 +59,11 @@ test('keys pressed in one arena page move that avatar in the other', async () =>
   await waitUntil(async () => (await debugState(a.page)).arena.rttMs !== null, { what: 'a ping round trip' });
   await screenshot(b.page, 'arena-b');
 
-  // Leaving the arena despawns A in B's view.
-  await a.page.getByTestId('nav-schools').click();
+  // A leaving (its page closes, and with it the socket) despawns A in B's view.
+  assert.deepEqual(a.errors, [], 'no console errors in page A');
+  await a.context.close();
   await waitUntil(async () => !entity(await debugState(b.page), idA), { what: 'A to disappear from B' });
 
-  assert.deepEqual(a.errors, [], 'no console errors in page A');
   assert.deepEqual(b.errors, [], 'no console errors in page B');
-  await a.context.close();
   await b.context.close();
 });

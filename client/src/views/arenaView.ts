@@ -7,6 +7,7 @@ import { WorldRenderer } from '../arena/worldRenderer';
 import { updateDebug } from '../app/debugState';
 import type { DebugState } from '../app/debugState';
 import { onLanguageChange, t } from '../i18n/i18n';
+import { v1 } from '../net/protocol';
 import type { ConnectionState } from '../net/reconnectingSocket';
 import { ConnectionBanner } from '../ui/connectionBanner';
 import { h, replaceChildren } from '../ui/dom';
@@ -34,6 +35,7 @@ export class ArenaView implements View {
   private connection: ConnectionState = { phase: 'connecting', attempt: 1 };
   private destroyed = false;
   private drawn: Array<{ id: number; x: number; y: number }> = [];
+  private playerCount = 0;
 
   constructor() {
     this.banner = new ConnectionBanner(() => this.session.retryNow());
@@ -112,12 +114,13 @@ export class ArenaView implements View {
     const ownId = this.session.welcome?.playerId ?? null;
     this.renderer.render(entities, ownId);
     this.drawn = entities.map((e) => ({ id: e.id, x: e.x, y: e.y }));
+    this.playerCount = entities.filter((e) => e.kind === v1.EntityKind.Player).length;
     this.paintHud();
     this.publishDebug();
   }
 
   private paintHud(): void {
-    const players = this.drawn.length;
+    const players = this.playerCount;
     const ping = this.rttMs === null ? t('conn.pingUnknown') : t('conn.ping', { ms: this.rttMs });
     const text = this.connection.phase === 'open' && !this.session.welcome
       ? t('arena.waiting')
