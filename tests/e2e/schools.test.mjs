@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { debugState, launch, newPage, screenshot, serverUrl, waitUntil } from './support/browser.mjs';
-import { E2E_NAME_PREFIX, deleteLeftoverE2eSchools, listSchools } from './support/api.mjs';
+import { E2E_NAME_PREFIX, createSchool, deleteLeftoverE2eSchools, listSchools } from './support/api.mjs';
 
 const TOO_LONG_NAME = 'x'.repeat(41);
 const RATE_WINDOW_MS = 1500; // long enough that network jitter is small against it
@@ -140,6 +140,25 @@ test('Esc closes the create dialog and the limit is shown as used / max', async 
   await page.keyboard.press('Escape');
   await page.getByTestId('create-dialog').waitFor({ state: 'detached' });
   await screenshot(page, 'menu-phone');
+  assert.deepEqual(a.errors, []);
+  await a.context.close();
+});
+
+test('at the school limit, create is disabled with an explanation', async () => {
+  const list = await listSchools();
+  for (let i = list.schools.length; i < list.maxSchools; i++) await createSchool(`${E2E_NAME_PREFIX}limit ${i}`);
+  const a = await newPage(session.browser);
+  const { page } = a;
+  await page.goto(`${serverUrl()}/#/`);
+  await page.getByTestId('limit-note').waitFor();
+  assert.equal(await page.getByTestId('school-count').innerText(), `${list.maxSchools} / ${list.maxSchools}`);
+  assert.equal(await page.getByTestId('create-school').isDisabled(), true);
+  assert.match(await page.getByTestId('limit-note').innerText(), new RegExp(`limit of ${list.maxSchools} schools`));
+  await screenshot(page, 'menu-at-limit');
+
+  // Freeing a slot enables it again on the next refresh, without a reload.
+  await deleteLeftoverE2eSchools();
+  await waitUntil(async () => !(await page.getByTestId('create-school').isDisabled()), { what: 'create to be enabled again' });
   assert.deepEqual(a.errors, []);
   await a.context.close();
 });

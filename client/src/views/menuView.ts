@@ -24,6 +24,7 @@ export class MenuView implements View {
   private refreshTimer: ReturnType<typeof setInterval>;
   private readonly unsubscribe: () => void;
   private dialogOpen = false;
+  private renderedSignature = '';
   private destroyed = false;
 
   constructor() {
@@ -50,7 +51,22 @@ export class MenuView implements View {
     this.render();
   }
 
+  // What decides the page's structure; when only times and states change, cards are patched in
+  // place so a periodic refresh never replaces a button under the pointer mid-click.
+  private signature(): string {
+    const state = this.state;
+    if (state.phase !== 'ready') return `${state.phase}|${language()}`;
+    const { list } = state;
+    return JSON.stringify([language(), list.maxSchools, list.schools.map((s) => [s.id, s.name])]);
+  }
+
   private render(): void {
+    const signature = this.signature();
+    if (signature === this.renderedSignature && this.state.phase === 'ready') {
+      this.patchCards(this.state.list);
+      return;
+    }
+    this.renderedSignature = signature;
     const focusedKey = (document.activeElement as HTMLElement | null)?.dataset?.focusKey;
     const heading = h('h1', { id: 'menu-heading', text: t('menu.heading') });
     const state = this.state;
@@ -99,19 +115,39 @@ export class MenuView implements View {
     if (focusedKey) this.element.querySelector<HTMLElement>(`[data-focus-key="${focusedKey}"]`)?.focus();
   }
 
-  private schoolCard(school: SchoolSummary): HTMLElement {
+  private patchCards(list: SchoolList): void {
+    for (const school of list.schools) {
+      const card = this.element.querySelector<HTMLElement>(`[data-school-id="${school.id}"]`);
+      if (!card) continue;
+      this.fillLiveFields(card, school);
+    }
+  }
+
+  private fillLiveFields(card: HTMLElement, school: SchoolSummary): void {
     const time = Date.parse(school.gameTime);
+    const set = (selector: string, text: string, className?: string) => {
+      const element = card.querySelector<HTMLElement>(selector);
+      if (!element) return;
+      if (element.textContent !== text) element.textContent = text;
+      if (className !== undefined) element.className = className;
+    };
+    set('.school-time', Number.isNaN(time) ? '—' : `${formatGameDate(time, language())}, ${formatGameTime(time)}`);
+    set('.run-badge', school.running ? t('menu.running') : t('menu.paused'), school.running ? 'badge run-badge badge-running' : 'badge run-badge badge-paused');
+    set('.speed-badge', t('menu.speed', { speed: speedLabel(school.speedIndex) }));
+    card.dataset.running = String(school.running);
+  }
+
+  private schoolCard(school: SchoolSummary): HTMLElement {
     const nameId = `school-name-${school.id}`;
-    return h(
+    const card = h(
       'li',
       { class: 'school-card', 'data-testid': 'school-card', 'data-school-id': school.id, 'aria-labelledby': nameId },
       h('h2', { id: nameId, class: 'school-name', text: school.name }),
-      h('p', { class: 'school-time' },
-        Number.isNaN(time) ? '—' : `${formatGameDate(time, language())}, ${formatGameTime(time)}`),
+      h('p', { class: 'school-time', 'data-testid': 'school-time' }),
       h('p', { class: 'school-status' },
-        h('span', { class: school.running ? 'badge badge-running' : 'badge badge-paused', text: school.running ? t('menu.running') : t('menu.paused') }),
+        h('span', { class: 'badge run-badge' }),
         ' ',
-        h('span', { class: 'badge', text: t('menu.speed', { speed: speedLabel(school.speedIndex) }) }),
+        h('span', { class: 'badge speed-badge' }),
       ),
       h('div', { class: 'card-actions' },
         h('button', {
@@ -134,6 +170,8 @@ export class MenuView implements View {
         }),
       ),
     );
+    this.fillLiveFields(card, school);
+    return card;
   }
 
   private openCreate(list: SchoolList): void {

@@ -19,3 +19,14 @@ export async function deleteLeftoverE2eSchools() {
   for (const school of list.schools) if (school.name.startsWith(E2E_NAME_PREFIX)) await deleteSchool(school.id);
   return listSchools();
 }
+
+export async function createSchool(name) {
+  const list = await listSchools();
+  const response = await fetch(`${serverUrl()}/api/schools`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name, startDate: list.defaultStartDate, modIds: [], map: null }),
+  });
+  if (response.status !== 201) throw new Error(`POST /api/schools: ${response.status} ${await response.text()}`);
+  return response.json();
+}
