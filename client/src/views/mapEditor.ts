@@ -55,7 +55,7 @@ export class MapEditor {
     const children = childrenOf(this.map, node.id);
     const childTypes = placeableUnder(catalog, node);
     const typeSelectId = uniqueId('map-type');
-    const typeSelect = h('select', { id: typeSelectId, class: 'input input-small', 'data-testid': 'map-add-type' },
+    const typeSelect = h('select', { id: typeSelectId, class: 'input input-small', 'data-testid': 'map-add-type', 'data-parent-id': node.id },
       childTypes.map((type) => h('option', { value: type.id, text: type.label })));
     const adder = childTypes.length === 0 ? null : h('div', { class: 'map-add' },
       h('label', { for: typeSelectId, class: 'visually-hidden', text: t('map.childType') }),
@@ -66,6 +66,7 @@ export class MapEditor {
         text: t('map.add'),
         'aria-label': t('map.addChild', { name }),
         'data-testid': 'map-add',
+        'data-parent-id': node.id,
         onclick: () => {
           const { map, id } = addNode(this.map, catalog, node.id, typeSelect.value);
           this.edit(map, `name-${id}`);
@@ -74,7 +75,7 @@ export class MapEditor {
     const isRoot = depth === 0;
     return h(
       'li',
-      { class: `tree-node tree-depth-${Math.min(depth, 3)}`, 'data-node-id': node.id, 'data-testid': 'map-node' },
+      { class: `tree-node tree-depth-${Math.min(depth, 3)}`, 'data-node-id': node.id, 'data-kind': kind ?? 'unknown', 'data-testid': 'map-node' },
       h('div', { class: 'tree-row' },
         h('span', { class: `kind-tag kind-${kind ?? 'unknown'}`, text: kind ? t(`kind.${kind}` as MessageKey) : node.def }),
         h('label', { for: nameInputId, class: 'visually-hidden', text: t('map.renameLabel', { name }) }),
