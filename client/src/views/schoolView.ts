@@ -15,6 +15,9 @@ import { ConnectionBanner } from '../ui/connectionBanner';
 import { h, replaceChildren } from '../ui/dom';
 import type { View } from './view';
 
+// Longer item and position lists (a classroom has 30 seats) fold away behind a summary.
+const INLINE_ENTRY_LIMIT = 6;
+
 function setText(element: HTMLElement, text: string): void {
   if (element.textContent !== text) element.textContent = text;
 }
@@ -279,11 +282,21 @@ export class SchoolView implements View {
     target?.focus();
   }
 
+  // A search hit inside a folded list opens it, so the match is visible.
+  private revealsMatch(values: string[]): boolean {
+    const needle = this.query.trim().toLocaleLowerCase();
+    return needle !== '' && values.some((value) => value.toLocaleLowerCase().includes(needle));
+  }
+
   private treeItem(entry: TreeNode): HTMLElement {
     const { node } = entry;
-    const list = (label: string, values: string[]) => h('p', { class: 'node-detail' },
-      h('span', { class: 'node-detail-label', text: `${label}: ` }),
-      values.length > 0 ? values.join(', ') : h('span', { class: 'muted', text: t('school.none') }));
+    const list = (label: string, values: string[]) => values.length > INLINE_ENTRY_LIMIT
+      ? h('details', { class: 'node-detail', open: this.revealsMatch(values) },
+          h('summary', {}, h('span', { class: 'node-detail-label', text: `${label} (${values.length})` })),
+          values.join(', '))
+      : h('p', { class: 'node-detail' },
+          h('span', { class: 'node-detail-label', text: `${label}: ` }),
+          values.length > 0 ? values.join(', ') : h('span', { class: 'muted', text: t('school.none') }));
     return h('li', { class: 'tree-node', 'data-node-id': node.id, 'data-testid': 'tree-node' },
       h('div', { class: 'tree-row' },
         h('span', { class: `kind-tag kind-${node.kind}`, text: t(KIND_KEYS[node.kind] ?? 'kind.room') }),
