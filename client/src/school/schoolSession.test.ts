@@ -1,48 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { v4 } from '../net/protocol';
 import { BACKOFF_BASE_MS } from '../net/backoff';
+import { FakeWebSocket } from '../net/fakeWebSocket.testing';
 import { SchoolSession } from './schoolSession';
 import type { SchoolSessionState } from './schoolSession';
-
-// Just enough of the browser WebSocket for the session: the test plays the server.
-class FakeWebSocket {
-  static readonly CONNECTING = 0;
-  static readonly OPEN = 1;
-  static readonly CLOSED = 3;
-  static instances: FakeWebSocket[] = [];
-  readyState = FakeWebSocket.CONNECTING;
-  binaryType = 'blob';
-  sent: Array<v4.ClientMessage | { type: 'Unknown'; id: number }> = [];
-  onopen: (() => void) | null = null;
-  onmessage: ((event: { data: ArrayBuffer }) => void) | null = null;
-  onclose: ((event: { code: number }) => void) | null = null;
-  onerror: (() => void) | null = null;
-
-  constructor(readonly url: string) {
-    FakeWebSocket.instances.push(this);
-  }
-  send(frame: Uint8Array) {
-    const decoded = v4.decodeClient(frame);
-    if (!decoded.ok) throw new Error(`client sent a malformed frame: ${decoded.error}`);
-    this.sent.push(decoded.message);
-  }
-  close() {
-    this.readyState = FakeWebSocket.CLOSED;
-  }
-  // Server side:
-  accept() {
-    this.readyState = FakeWebSocket.OPEN;
-    this.onopen?.();
-  }
-  deliver(message: v4.ServerMessage) {
-    const bytes = v4.encodeServer(message);
-    this.onmessage?.({ data: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer });
-  }
-  drop(code = 1006) {
-    this.readyState = FakeWebSocket.CLOSED;
-    this.onclose?.({ code });
-  }
-}
 
 const clock = (gameTimeMs: number, running: number, speedIndex: number): v4.Clock => ({ type: 'Clock', schoolId: 3, gameTimeMs, running, speedIndex });
 
@@ -70,7 +31,22 @@ describe('SchoolSession', () => {
     vi.restoreAllMocks();
   });
 
-  const socket = (index = 0) => FakeWebSocket.instances[index]!;
+  const socket = (index = 0) => {
+    const fake = FakeWebSocket.instances[index]!;
+    return {
+      url: fake.url,
+      accept: () => fake.accept(),
+      drop: (code?: number) => fake.drop(code),
+      deliver: (message: v4.ServerMessage) => fake.deliver(v4.encodeServer(message)),
+      get sent() {
+        return fake.sent.map((frame) => {
+          const decoded = v4.decodeClient(frame);
+          if (!decoded.ok) throw new Error(`client sent a malformed frame: ${decoded.error}`);
+          return decoded.message;
+        });
+      },
+    };
+  };
   const last = () => states.at(-1)!;
 
   it('connects to /ws/game and sends Hello then OpenSchool', () => {
