@@ -10,6 +10,8 @@ using namespace std::chrono_literals;
 
 inline constexpr auto kHelloDeadline = 5s;                   // Hello must arrive within this
 inline constexpr std::size_t kTickFrameRing = 32;            // tick frames buffered per connection
+inline constexpr std::size_t kReadChunkBytes = 16 * 1024;      // one read of a WebSocket frame's payload
+inline constexpr std::size_t kMaxSkippedFrameBytes = 1024 * 1024;  // oversize skipped to send a clean 1009; beyond, a hard drop
 inline constexpr std::size_t kMaxReliableFrames = 256;       // reliable frames queued before we give up
 inline constexpr std::size_t kMaxReliableBytes = 8 * 1024 * 1024;
 inline constexpr int kMaxCatchUpSteps = 5;                   // steps simulated after a stall

@@ -56,6 +56,7 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
     }
     f_->closes = &BuildCounter().Name("hschool_closes_total").Help("WebSocket closes sent by the server, by close code").Register(*registry_);
     f_->http = &BuildCounter().Name("hschool_http_requests_total").Help("HTTP responses by status").Register(*registry_);
+    f_->http->Add({{"status", "200"}});  // so the family is listed before the first response
     f_->tick = &BuildHistogram().Name("hschool_tick_duration_seconds").Help("Time spent in one loop wake-up: commands, steps, broadcast")
                     .Register(*registry_)
                     .Add({}, Histogram::BucketBoundaries{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1});

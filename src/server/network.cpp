@@ -83,7 +83,7 @@ public:
 
     void run(http::request<http::string_body> request) {
         ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
-        ws_.read_message_max(protocol::v1::kMaxInboundFrameBytes);  // the larger limit until Hello says which
+        ws_.read_message_max(protocol::v1::kMaxInboundFrameBytes + kMaxSkippedFrameBytes);  // Beast's hard cap
         ws_.auto_fragment(false);
         ws_.binary(true);
         ws_.async_accept(request, beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
@@ -112,19 +112,31 @@ private:
         do_read();
     }
 
-    void do_read() { ws_.async_read(buffer_, beast::bind_front_handler(&WsSession::on_read, shared_from_this())); }
+    // Frames are read in pieces so an oversized one can be skipped to its end: the close 1009
+    // then goes out on a clean stream instead of the peer seeing a reset.
+    void do_read() {
+        ws_.async_read_some(buffer_, kReadChunkBytes, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
+    }
 
     void on_read(beast::error_code ec, std::size_t bytes) {
         if (ec) {
             finish(ec);
             return;  // Beast must not be read again after a failed read
         }
-        shared_.metrics.frame_in(version_, bytes);
+        message_bytes_ += bytes;
+        if (message_bytes_ > read_limit_) buffer_.consume(buffer_.size());  // never buffer past the limit
+        if (!ws_.is_message_done()) return do_read();
+        shared_.metrics.frame_in(version_, message_bytes_);
         if (!closing_) {
-            const auto data = buffer_.cdata();
-            handle_frame(protocol::ByteView(static_cast<const std::uint8_t*>(data.data()), data.size()));
+            if (message_bytes_ > read_limit_) {
+                close(CloseCode::MessageTooBig, "frame larger than this protocol version allows");
+            } else {
+                const auto data = buffer_.cdata();
+                handle_frame(protocol::ByteView(static_cast<const std::uint8_t*>(data.data()), data.size()));
+            }
         }
         buffer_.consume(buffer_.size());
+        message_bytes_ = 0;
         do_read();
     }
 
@@ -158,7 +170,8 @@ private:
     void promote(WireVersion version, std::size_t read_limit) {
         hello_timer_.cancel();
         version_ = version;
-        ws_.read_message_max(read_limit);
+        read_limit_ = read_limit;
+        ws_.read_message_max(read_limit + kMaxSkippedFrameBytes);
         shared_.metrics.connection_promoted(version);
         spdlog::debug("event=hello connection={} version={}", id_, static_cast<int>(version));
     }
@@ -284,6 +297,8 @@ private:
     const ConnectionId id_;
     std::shared_ptr<Outbox> outbox_;
     WireVersion version_ = WireVersion::None;
+    std::size_t read_limit_ = protocol::v1::kMaxInboundFrameBytes;  // the larger one until Hello says which
+    std::size_t message_bytes_ = 0;
     bool opened_ = false;
     bool writing_ = false;
     bool closing_ = false;

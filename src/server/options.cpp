@@ -10,7 +10,8 @@ namespace hschool::server {
 std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv) {
     ServerOptions o;
     CLI::App app{"hschool-server: authoritative game server for HSchool (arena v1 and schools v4 on /ws/game)"};
-    app.option_defaults()->always_capture_default();
+    // The last of a repeated option wins, so wrappers can append overrides.
+    app.option_defaults()->always_capture_default()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     app.add_option("--address", o.address, "Address to listen on");
     app.add_option("--port", o.port, "TCP port for HTTP and WebSocket (0 picks a free port)");
     app.add_option("--tick-rate", o.tick_rate, "Simulation steps per second")->check(CLI::Range(kMinTickRate, kMaxTickRate));

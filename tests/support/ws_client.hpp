@@ -1,0 +1,72 @@
+#pragma once
+// A small blocking WebSocket and HTTP client for tests. Beast stays in ws_client.cpp.
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "protocol/bytes.hpp"
+
+namespace hschool::test {
+
+using namespace std::chrono_literals;
+
+struct Frame {
+    protocol::Bytes data;
+    bool binary = true;
+};
+struct Closed {
+    std::uint16_t code = 0;  // 0 when the peer dropped TCP without a close frame
+    std::string reason;
+};
+struct TimedOut {};
+using WsEvent = std::variant<Frame, Closed, TimedOut>;
+
+class WsClient {
+public:
+    struct Options {
+        std::string path = "/ws/game";
+        int receive_buffer_bytes = 0;  // small values make back pressure come quickly
+    };
+    // Connects and completes the WebSocket handshake; nullptr when that fails.
+    static std::unique_ptr<WsClient> connect(std::uint16_t port, Options options);
+    static std::unique_ptr<WsClient> connect(std::uint16_t port) { return connect(port, Options{}); }
+    ~WsClient();
+
+    bool send(const protocol::Bytes& frame);
+    bool send_text(const std::string& text);
+    // The next frame, the close, or TimedOut (after which the client is unusable).
+    WsEvent read(std::chrono::milliseconds timeout = 5s);
+    // Reads until the connection closes, skipping frames; the close code, or nothing on time-out.
+    std::optional<Closed> read_until_closed(std::chrono::milliseconds timeout = 10s);
+
+private:
+    struct Impl;
+    explicit WsClient(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+struct HttpResult {
+    unsigned status = 0;  // 0 when there was no response
+    std::map<std::string, std::string> headers;  // names in lower case
+    std::string body;
+};
+
+// One request on a fresh connection.
+HttpResult http_request(std::uint16_t port, const std::string& method, const std::string& target,
+                        const std::string& body = "", const std::map<std::string, std::string>& headers = {});
+
+// Sends raw bytes on a fresh TCP connection and returns what comes back until the peer closes or
+// the timeout passes, with how long that took.
+struct RawResult {
+    std::string received;
+    bool closed_by_peer = false;
+    std::chrono::milliseconds elapsed{0};
+};
+RawResult raw_exchange(std::uint16_t port, const std::string& bytes, std::chrono::milliseconds timeout);
+
+}  // namespace hschool::test
