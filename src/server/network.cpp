@@ -379,7 +379,7 @@ private:
         shared_.metrics.http_request(response.status);
         auto message = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(response.status), 11);
         message->set(http::field::server, "hschool");
-        message->set(http::field::content_type, response.content_type);
+        if (!response.content_type.empty()) message->set(http::field::content_type, response.content_type);
         for (auto& [name, value] : response.headers) message->set(name, value);
         message->body() = std::move(response.body);
         message->keep_alive(keep_alive_);

@@ -1,45 +1,135 @@
 #include "server/schools_service.hpp"
 
+#include <spdlog/spdlog.h>
+
+#include "content/lang.hpp"
 #include "server/metrics.hpp"
+#include "store/school_store.hpp"
 
 namespace hschool::server {
 
 namespace v4 = protocol::v4;
 
-inline constexpr std::uint8_t kMaxSchools = 6;
-
-SchoolsService::SchoolsService(std::uint8_t tick_rate, Metrics& metrics) : tick_rate_(tick_rate), metrics_(metrics) {}
+SchoolsService::SchoolsService(std::uint8_t tick_rate, Metrics& metrics, store::SchoolStore* store)
+    : tick_rate_(tick_rate), metrics_(metrics), store_(store) {}
 
 SchoolsService::Watcher* SchoolsService::find(ConnectionId id) {
     const auto found = connections_.find(id);
     return found == connections_.end() ? nullptr : &found->second;
 }
 
+SchoolState* SchoolsService::open_school_of(ConnectionId id) {
+    Watcher* watcher = find(id);
+    if (!watcher || watcher->open_school == 0) return nullptr;
+    const auto found = schools_.find(watcher->open_school);
+    return found == schools_.end() ? nullptr : &found->second;
+}
+
+void SchoolsService::add(SchoolState school) {
+    const auto id = school.id;
+    schools_.insert_or_assign(id, std::move(school));
+}
+
+bool SchoolsService::remove(std::int32_t id) {
+    if (schools_.erase(id) == 0) return false;
+    const Frame gone = make_frame(v4::encode(v4::SchoolGone{id}));
+    for (auto& [connection, watcher] : connections_) {
+        if (watcher.open_school != id) continue;
+        watcher.open_school = 0;
+        watcher.connection.outbox->push_reliable(gone);
+    }
+    return true;
+}
+
 void SchoolsService::join(const cmd::SchoolsJoin& command) {
     command.connection.outbox->push_welcome(
-        make_frame(v4::encode(v4::Welcome{v4::kVersion, tick_rate_, kMaxSchools})));
+        make_frame(v4::encode(v4::Welcome{v4::kVersion, tick_rate_, static_cast<std::uint8_t>(kMaxSchools)})));
     connections_.emplace(command.connection.id, Watcher{command.connection, command.locale, 0});
+}
+
+Frame SchoolsService::map_snapshot(SchoolState& school, v4::Locale locale) {
+    Frame& cached = school.map_snapshots[locale == v4::Locale::English ? 1 : 0];
+    if (cached) return cached;
+    v4::MapSnapshot snapshot{school.id, {}};
+    if (school.packs) {
+        const auto lang = locale == v4::Locale::English ? content::Lang::English : content::Lang::Russian;
+        for (auto& node : school.packs->tree(school.map, lang)) {
+            snapshot.nodes.push_back({static_cast<std::uint8_t>(node.kind), std::move(node.id), std::move(node.parent),
+                                      std::move(node.name), std::move(node.items), std::move(node.positions)});
+        }
+    }
+    cached = make_frame(v4::encode(snapshot));
+    return cached;
 }
 
 void SchoolsService::open(const cmd::OpenSchool& command) {
     Watcher* watcher = find(command.connection);
     if (!watcher) return;
-    // No school exists yet in this build: every id is unknown.
-    watcher->open_school = 0;
-    watcher->connection.outbox->push_reliable(make_frame(v4::encode(v4::SchoolGone{command.school_id})));
+    const auto found = schools_.find(command.school_id);
+    if (found == schools_.end()) {
+        watcher->open_school = 0;
+        watcher->connection.outbox->push_reliable(make_frame(v4::encode(v4::SchoolGone{command.school_id})));
+        return;
+    }
+    watcher->open_school = command.school_id;
+    watcher->connection.outbox->push_reliable(map_snapshot(found->second, watcher->locale));
 }
 
 void SchoolsService::close(const cmd::CloseSchool& command) {
     if (Watcher* watcher = find(command.connection)) watcher->open_school = 0;
 }
 
-void SchoolsService::set_running(const cmd::SetRunning&) {}
-void SchoolsService::set_speed(const cmd::SetSpeed&) {}
+void SchoolsService::set_running(const cmd::SetRunning& command) {
+    SchoolState* school = open_school_of(command.connection);
+    if (!school || command.running > 1) return;  // nothing open, or a value with no meaning: ignored
+    sim::set_running(school->clock, command.running == 1);
+    persist(*school);
+}
+
+void SchoolsService::set_speed(const cmd::SetSpeed& command) {
+    SchoolState* school = open_school_of(command.connection);
+    if (!school) return;
+    if (sim::set_speed(school->clock, command.speed_index)) persist(*school);
+}
 
 void SchoolsService::disconnect(ConnectionId connection) { connections_.erase(connection); }
 
-void SchoolsService::step(std::int64_t) {}
+void SchoolsService::persist(const SchoolState& school) {
+    if (store_) store_->queue_clock(school.id, school.clock.game_time_ms, school.clock.running, school.clock.speed_index);
+}
 
-void SchoolsService::broadcast() {}
+void SchoolsService::persist_all() {
+    for (const auto& [id, school] : schools_) persist(school);
+}
+
+void SchoolsService::step(std::int64_t real_elapsed_us) {
+    for (auto& [id, school] : schools_) {
+        if (!school.clock.running) continue;
+        sim::advance(school.clock, real_elapsed_us);
+        persist(school);  // the store keeps only the latest per school and commits a few times a second
+    }
+}
+
+void SchoolsService::broadcast() {
+    clock_frames_.clear();
+    std::size_t dropped = 0;
+    for (auto& [connection, watcher] : connections_) {
+        if (watcher.open_school == 0) continue;
+        auto frame = std::find_if(clock_frames_.begin(), clock_frames_.end(),
+                                  [&](const auto& entry) { return entry.first == watcher.open_school; });
+        if (frame == clock_frames_.end()) {
+            const auto school = schools_.find(watcher.open_school);
+            if (school == schools_.end()) continue;
+            const auto& clock = school->second.clock;
+            clock_frames_.emplace_back(watcher.open_school,
+                                       make_frame(v4::encode(v4::Clock{school->first, clock.game_time_ms,
+                                                                       static_cast<std::uint8_t>(clock.running),
+                                                                       clock.speed_index})));
+            frame = std::prev(clock_frames_.end());
+        }
+        dropped += watcher.connection.outbox->push_tick(frame->second);
+    }
+    metrics_.frames_dropped(WireVersion::Schools, dropped);
+}
 
 }  // namespace hschool::server

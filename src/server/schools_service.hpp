@@ -1,10 +1,17 @@
 #pragma once
-// The schools on the loop thread: v4 connections, which school each watches, and the clocks.
+// The schools on the loop thread: their calendars, the v4 connections, and which school each watches.
 #include <cstdint>
+#include <map>
 #include <unordered_map>
+#include <vector>
 
 #include "protocol/v4.hpp"
 #include "server/commands.hpp"
+#include "server/school_state.hpp"
+
+namespace hschool::store {
+class SchoolStore;
+}
 
 namespace hschool::server {
 
@@ -12,7 +19,14 @@ class Metrics;
 
 class SchoolsService {
 public:
-    SchoolsService(std::uint8_t tick_rate, Metrics& metrics);
+    // store may be null (tests without persistence).
+    SchoolsService(std::uint8_t tick_rate, Metrics& metrics, store::SchoolStore* store);
+
+    // The schools, for the REST API (loop thread only).
+    const std::map<std::int32_t, SchoolState>& schools() const { return schools_; }
+    void add(SchoolState school);
+    // Watchers of a deleted school get SchoolGone; false when there was no such school.
+    bool remove(std::int32_t id);
 
     void join(const cmd::SchoolsJoin& command);
     void open(const cmd::OpenSchool& command);
@@ -21,7 +35,10 @@ public:
     void set_speed(const cmd::SetSpeed& command);
     void disconnect(ConnectionId connection);
     void step(std::int64_t real_elapsed_us);
+    // One Clock frame per watched school, encoded once, to that school's watchers only.
     void broadcast();
+    // Every clock to the store now (shutdown).
+    void persist_all();
 
     std::size_t watchers() const { return connections_.size(); }
 
@@ -32,10 +49,16 @@ private:
         std::int32_t open_school = 0;  // 0: none open (ids start at 1)
     };
     Watcher* find(ConnectionId id);
+    SchoolState* open_school_of(ConnectionId id);
+    Frame map_snapshot(SchoolState& school, protocol::v4::Locale locale);
+    void persist(const SchoolState& school);
 
     std::uint8_t tick_rate_;
     Metrics& metrics_;
+    store::SchoolStore* store_;
+    std::map<std::int32_t, SchoolState> schools_;
     std::unordered_map<ConnectionId, Watcher> connections_;
+    std::vector<std::pair<std::int32_t, Frame>> clock_frames_;  // this tick's, reused
 };
 
 }  // namespace hschool::server

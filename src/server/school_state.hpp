@@ -1,0 +1,29 @@
+#pragma once
+// One school as the loop thread holds it: what the store keeps, plus the packs it was built from.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "content/resolved_packs.hpp"
+#include "content/school_map.hpp"
+#include "server/outbox.hpp"
+#include "sim/calendar/calendar.hpp"
+
+namespace hschool::server {
+
+inline constexpr std::size_t kMaxSchools = 6;
+
+struct SchoolState {
+    std::int32_t id = 0;
+    std::string name;
+    std::int64_t start_date_ms = 0;
+    std::vector<std::string> mod_ids;                      // core first, in merge order
+    std::shared_ptr<const content::ResolvedPacks> packs;  // null when the packs no longer load
+    content::SchoolMap map;
+    sim::SchoolClock clock;
+    std::array<Frame, 2> map_snapshots;  // encoded once per locale, on first open
+};
+
+}  // namespace hschool::server
