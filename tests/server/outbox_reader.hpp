@@ -1,0 +1,19 @@
+#pragma once
+// A test connection: an outbox whose frames the test reads back in write order.
+#include <memory>
+
+#include "server/commands.hpp"
+
+namespace hschool::server::test {
+
+struct TestConnection {
+    explicit TestConnection(ConnectionId id) : ref{id, std::make_shared<Outbox>([] {})} {}
+    std::vector<protocol::Bytes> take() {
+        std::vector<protocol::Bytes> frames;
+        while (auto frame = ref.outbox->next().frame) frames.push_back(*frame);
+        return frames;
+    }
+    ConnectionRef ref;
+};
+
+}  // namespace hschool::server::test

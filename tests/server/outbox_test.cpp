@@ -1,0 +1,124 @@
+// The per-connection outbox: Welcome first, drop-oldest ticks, a bounded reliable queue.
+#include <gtest/gtest.h>
+
+#include "server/limits.hpp"
+#include "server/outbox.hpp"
+
+namespace hschool::server {
+namespace {
+
+Frame frame_of(std::uint8_t tag) { return make_frame(protocol::Bytes{tag}); }
+
+struct Recorder {
+    int wakes = 0;
+    std::shared_ptr<Outbox> outbox = std::make_shared<Outbox>([this] { ++wakes; });
+    // Drains like the session's writer would, returning the tags in write order.
+    std::vector<std::uint8_t> drain() {
+        std::vector<std::uint8_t> tags;
+        while (true) {
+            auto next = outbox->next();
+            if (!next.frame) break;
+            tags.push_back((*next.frame)[0]);
+        }
+        return tags;
+    }
+};
+
+TEST(Outbox, NothingLeavesBeforeWelcomeAndWelcomeLeavesFirst) {
+    Recorder r;
+    r.outbox->push_reliable(frame_of(2));  // a Pong answered before the loop has welcomed us
+    r.outbox->push_tick(frame_of(9));      // tick frames before Welcome are worthless
+    EXPECT_EQ(r.wakes, 0);
+    EXPECT_TRUE(r.drain().empty());
+    r.outbox->push_welcome(frame_of(1));
+    EXPECT_EQ(r.wakes, 1);
+    EXPECT_EQ(r.drain(), (std::vector<std::uint8_t>{1, 2}));
+}
+
+TEST(Outbox, TickRingDropsTheOldestWhenFull) {
+    Recorder r;
+    r.outbox->push_welcome(frame_of(0));
+    std::size_t dropped = 0;
+    for (int i = 1; i <= static_cast<int>(kTickFrameRing) + 5; ++i) dropped += r.outbox->push_tick(frame_of(static_cast<std::uint8_t>(i)));
+    EXPECT_EQ(dropped, 5U);
+    EXPECT_EQ(r.outbox->queued_ticks(), kTickFrameRing);
+    const auto tags = r.drain();
+    ASSERT_EQ(tags.size(), kTickFrameRing + 1);
+    EXPECT_EQ(tags[0], 0);  // Welcome
+    EXPECT_EQ(tags[1], 6);  // 1..5 went, the newest 32 stayed
+    EXPECT_EQ(tags.back(), kTickFrameRing + 5);
+}
+
+TEST(Outbox, ReliableFramesAreNeverCrowdedOutByTicks) {
+    Recorder r;
+    r.outbox->push_welcome(frame_of(0));
+    for (int i = 0; i < 100; ++i) r.outbox->push_tick(frame_of(50));
+    r.outbox->push_reliable(frame_of(7));
+    const auto tags = r.drain();
+    EXPECT_EQ(tags[0], 0);
+    EXPECT_EQ(tags[1], 7);  // written before any queued tick
+    EXPECT_EQ(std::count(tags.begin(), tags.end(), 7), 1);
+}
+
+TEST(Outbox, OverflowingTheReliableQueueAsksToCloseWith1008) {
+    Recorder r;
+    r.outbox->push_welcome(frame_of(0));
+    bool accepted = true;
+    for (std::size_t i = 0; i < kMaxReliableFrames + 1 && accepted; ++i) accepted = r.outbox->push_reliable(frame_of(3));
+    EXPECT_FALSE(accepted);
+    const auto next = r.outbox->next();
+    ASSERT_TRUE(next.close.has_value());
+    EXPECT_EQ(next.close->code, protocol::CloseCode::PolicyViolation);
+    EXPECT_FALSE(r.outbox->push_reliable(frame_of(4)));
+}
+
+TEST(Outbox, ReliableQueueIsAlsoBoundedInBytes) {
+    Recorder r;
+    r.outbox->push_welcome(frame_of(0));
+    const auto big = make_frame(protocol::Bytes(kMaxReliableBytes / 2, 0));
+    EXPECT_TRUE(r.outbox->push_reliable(big));
+    EXPECT_FALSE(r.outbox->push_reliable(big));
+    EXPECT_TRUE(r.outbox->close_requested());
+}
+
+TEST(Outbox, WakesOnlyWhenTheWriterIsIdle) {
+    Recorder r;
+    r.outbox->push_welcome(frame_of(0));
+    r.outbox->push_tick(frame_of(1));
+    r.outbox->push_tick(frame_of(2));
+    EXPECT_EQ(r.wakes, 1);  // one wake while the writer is busy, however many frames arrive
+    r.drain();              // the writer found nothing more and went idle
+    r.outbox->push_tick(frame_of(3));
+    EXPECT_EQ(r.wakes, 2);
+}
+
+TEST(Outbox, CloseRequestWinsOverQueuedFramesAndWakesABusyWriter) {
+    Recorder r;
+    r.outbox->push_welcome(frame_of(0));
+    r.outbox->push_tick(frame_of(1));
+    r.outbox->request_close({protocol::CloseCode::GoingAway, "bye"});
+    r.outbox->request_close({protocol::CloseCode::InvalidPayload, "ignored: the first request wins"});
+    EXPECT_EQ(r.wakes, 2);
+    const auto next = r.outbox->next();
+    EXPECT_FALSE(next.frame);
+    ASSERT_TRUE(next.close);
+    EXPECT_EQ(next.close->code, protocol::CloseCode::GoingAway);
+    EXPECT_EQ(r.outbox->push_tick(frame_of(5)), 0U);
+    EXPECT_EQ(r.outbox->queued_ticks(), 0U);
+}
+
+TEST(Outbox, SharesOneBufferAcrossConnections) {
+    Recorder a, b;
+    a.outbox->push_welcome(frame_of(0));
+    b.outbox->push_welcome(frame_of(0));
+    const Frame shared = frame_of(42);
+    a.outbox->push_tick(shared);
+    b.outbox->push_tick(shared);
+    a.outbox->next();
+    b.outbox->next();
+    EXPECT_EQ(a.outbox->next().frame.get(), shared.get());
+    EXPECT_EQ(b.outbox->next().frame.get(), shared.get());
+}
+
+}  // namespace
+}  // namespace hschool::server
