@@ -56,7 +56,11 @@ test('create, open, pause, speed up and lose a school to a delete elsewhere', as
 
   // The random-name button fills a suggestion; then a name of our own is created.
   await dialog.getByTestId('random-name').click();
-  await waitUntil(async () => (await dialog.getByTestId('create-name').inputValue()).trim() !== '', { what: 'a random name' });
+  const suggestion = await waitUntil(async () => {
+    const value = (await dialog.getByTestId('create-name').inputValue()).trim();
+    return value !== '' && value !== TOO_LONG_NAME ? value : null;
+  }, { what: 'a random name' });
+  assert.ok([...suggestion].length <= 40, 'a suggestion is a valid name');
   const name = `${E2E_NAME_PREFIX}${Date.now()}`;
   await dialog.getByTestId('create-name').fill(name);
   await dialog.getByTestId('create-submit').click();

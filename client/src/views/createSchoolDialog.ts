@@ -43,6 +43,7 @@ class CreateSchoolForm {
   private mapEdited = false; // an untouched map is sent as null: the server's default for the packs
   private problems = new Map<ProblemField, Problem>();
   private submitting = false;
+  private nameEdits = 0; // a suggestion that arrives after the player typed must not overwrite it
   private host: HTMLElement | null = null;
   private close: () => void = () => {};
   private setTitle: (title: string) => void = () => {};
@@ -102,7 +103,9 @@ class CreateSchoolForm {
   }
 
   private async suggestName(): Promise<void> {
+    const editsBefore = this.nameEdits;
     const result = await randomSchoolName(language());
+    if (this.nameEdits !== editsBefore) return;
     if (result.ok) {
       this.name = result.data;
       this.problems.delete('name');
@@ -185,6 +188,7 @@ class CreateSchoolForm {
           'aria-describedby': nameError ? 'create-name-hint create-name-error' : 'create-name-hint',
           oninput: (event: Event) => {
             this.name = (event.target as HTMLInputElement).value;
+            this.nameEdits += 1;
             counter.textContent = `${[...this.name].length} / ${MAX_SCHOOL_NAME_CHARS}`;
             counter.classList.toggle('over', [...this.name].length > MAX_SCHOOL_NAME_CHARS);
           },
