@@ -7,7 +7,8 @@
 
 namespace hschool::server {
 
-inline constexpr std::size_t kReplayChunkBytes = 16 * 1024;  // hand-off size: a few hundred ticks
+inline constexpr std::size_t kReplayChunkBytes = 16 * 1024;  // hand-off size under heavy input
+inline constexpr std::uint32_t kReplayHandoffTicks = 20;      // and at least this often, so a crash loses little
 
 std::unique_ptr<ReplayRecorder> ReplayRecorder::open(const std::filesystem::path& file,
                                                      const sim::arena::ArenaSettings& settings, std::string& error) {
@@ -35,7 +36,7 @@ ReplayRecorder::~ReplayRecorder() {
 
 void ReplayRecorder::record(std::uint32_t tick, std::span<const sim::arena::ArenaCommand> commands, std::uint64_t hash) {
     writer_.record(tick, commands, hash);
-    if (writer_.pending_bytes() < kReplayChunkBytes) return;
+    if (writer_.pending_bytes() < kReplayChunkBytes && tick % kReplayHandoffTicks != 0) return;
     {
         std::lock_guard lock(mutex_);
         chunks_.push_back(writer_.take_chunk());
