@@ -56,5 +56,8 @@ test-client:
 test-e2e: server
 	@if [ -f client/package.json ] && [ -d tests/e2e ]; then scripts/run-e2e.sh $(BUILD)/hschool-server; else echo "no browser tests yet"; fi
 
+bench: deps
+	@scripts/bench.sh
+
 clean:
 	rm -rf build client/dist

@@ -1,0 +1,29 @@
+#pragma once
+// What the driver is asked to do: which protocol, how many clients, what each one sends. Beast-free.
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hschool::load {
+
+enum class Scenario { Arena, Schools, Idle };
+
+inline constexpr auto kInputPeriod = std::chrono::microseconds(1'000'000 / 30);  // arena bots send inputs at 30 Hz
+inline constexpr int kTimerTicksPerSecond = 30;                                   // the driver's timer rate
+inline constexpr auto kMaskChangePeriod = std::chrono::seconds(1);                // a bot changes its buttons every second
+inline constexpr auto kPingPeriod = std::chrono::seconds(1);                      // one Ping per client per second
+
+struct LoadPlan {
+    Scenario scenario = Scenario::Idle;
+    std::string host = "127.0.0.1";
+    std::uint16_t port = 0;
+    int clients = 0;
+    int threads = 1;
+    int ramp_batch = 256;  // connections in flight at once, so the accept backlog is never overrun
+    std::chrono::milliseconds connect_timeout{10'000};  // per connection, TCP connect to Welcome
+    std::vector<std::int32_t> school_ids;  // schools: watchers are spread over these round-robin
+    std::uint64_t seed = 1;
+};
+
+}  // namespace hschool::load

@@ -1,0 +1,94 @@
+// hschool-load: opens many WebSocket clients against a loopback server and reports what they saw.
+#include <sys/resource.h>
+
+#include <boost/json/serialize.hpp>
+#include <chrono>
+#include <iostream>
+#include <thread>
+
+#include "http_client.hpp"
+#include "options.hpp"
+#include "report.hpp"
+#include "schools_setup.hpp"
+#include "server_probe.hpp"
+#include "ws_driver.hpp"
+
+using namespace hschool::load;
+using SteadyClock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr auto kPollPeriod = std::chrono::milliseconds(20);
+constexpr const char* kTickHistogram = "hschool_tick_duration_seconds";
+
+// Thousands of sockets need more descriptors than the usual soft limit of 1024.
+void raise_fd_limit() {
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &limit);
+    }
+}
+
+double seconds_since(SteadyClock::time_point t) {
+    return std::chrono::duration<double>(SteadyClock::now() - t).count();
+}
+
+std::optional<Histogram> scrape_ticks(const Options& o) {
+    const auto reply = http_request(o.plan.host, o.plan.port, "GET", "/metrics");
+    if (reply.status != 200) return std::nullopt;
+    return parse_histogram(reply.body, kTickHistogram);
+}
+
+std::optional<ProcSample> probe(const Options& o) {
+    if (o.server_pid <= 0) return std::nullopt;
+    return sample_process(o.server_pid);
+}
+
+void sleep_seconds(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    auto parsed = parse_options(argc, argv);
+    if (!parsed) return 2;
+    Options& o = *parsed;
+    raise_fd_limit();
+
+    RunFacts facts;
+    facts.options = &o;
+    facts.before_connect = probe(o);
+    if (o.plan.scenario == Scenario::Schools) {
+        auto setup = ensure_schools(o.plan.host, o.plan.port);
+        facts.error = setup.error;
+        o.plan.school_ids = setup.ids;
+        facts.schools_watched = static_cast<int>(setup.ids.size());
+    }
+
+    if (facts.error.empty()) {
+        WsDriver driver(o.plan);
+        const auto ramp_start = SteadyClock::now();
+        driver.start();
+        while (driver.pending() > 0 && seconds_since(ramp_start) < o.ramp_limit_seconds) std::this_thread::sleep_for(kPollPeriod);
+        facts.ramp_seconds = seconds_since(ramp_start);
+        if (driver.pending() > 0) facts.error = "ramp did not finish within the limit";
+        sleep_seconds(o.warmup_seconds);
+
+        const auto ticks_before = scrape_ticks(o);
+        facts.window_start = probe(o);
+        const auto window_start = SteadyClock::now();
+        driver.set_measuring(true);
+        sleep_seconds(o.seconds);
+        driver.set_measuring(false);
+        facts.window_seconds = seconds_since(window_start);
+        facts.window_end = probe(o);
+        const auto ticks_after = scrape_ticks(o);
+        if (ticks_before && ticks_after) facts.tick_durations = subtract(*ticks_after, *ticks_before);
+        facts.result = driver.stop();
+    }
+
+    const auto summary = summarize(facts);
+    std::cout << boost::json::serialize(summary) << std::endl;
+    if (!o.json_only) print_table(summary, std::cerr);
+    return facts.error.empty() ? 0 : 1;
+}

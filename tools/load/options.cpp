@@ -1,0 +1,100 @@
+#include "options.hpp"
+
+#include <iostream>
+#include <string_view>
+
+namespace hschool::load {
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: hschool-load <arena|schools|idle> --url ws://127.0.0.1:PORT --clients N --seconds S\n"
+    "         [--threads 1|2] [--server-pid PID] [--ramp-batch N] [--connect-timeout-ms MS]\n"
+    "         [--warmup S] [--label TEXT] [--json-only] [--seed N]\n"
+    "  arena:   v1 bots: Hello, inputs at 30 Hz (mask changes every second), a Ping every second\n"
+    "  schools: v4 watchers spread over the schools (created up to 6 via POST /api/schools), one open each\n"
+    "  idle:    connections that only say hello (v4)\n"
+    "Prints one JSON line and a table. Loopback servers only.\n";
+
+bool parse_url(std::string_view url, LoadPlan& plan) {
+    constexpr std::string_view kScheme = "ws://";
+    if (!url.starts_with(kScheme)) return false;
+    url.remove_prefix(kScheme.size());
+    if (const auto slash = url.find('/'); slash != std::string_view::npos) url = url.substr(0, slash);
+    const auto colon = url.rfind(':');
+    if (colon == std::string_view::npos) return false;
+    plan.host = std::string(url.substr(0, colon));
+    if (plan.host == "localhost") plan.host = "127.0.0.1";
+    const int port = std::stoi(std::string(url.substr(colon + 1)));
+    if (port <= 0 || port > 65535) return false;
+    plan.port = static_cast<std::uint16_t>(port);
+    return plan.host.starts_with("127.");  // loopback only: this tool must never load someone else's server
+}
+
+bool fail(const std::string& why) {
+    std::cerr << "hschool-load: " << why << "\n" << kUsage;
+    return false;
+}
+
+bool parse_into(int argc, char** argv, Options& o) {
+    if (argc < 2) return fail("missing scenario");
+    const std::string_view scenario = argv[1];
+    if (scenario == "arena") o.plan.scenario = Scenario::Arena;
+    else if (scenario == "schools") o.plan.scenario = Scenario::Schools;
+    else if (scenario == "idle") o.plan.scenario = Scenario::Idle;
+    else if (scenario == "--help" || scenario == "-h") return fail("help");
+    else return fail("unknown scenario " + std::string(scenario));
+    bool have_url = false;
+    for (int i = 2; i < argc; ++i) {
+        const std::string_view flag = argv[i];
+        if (flag == "--json-only") {
+            o.json_only = true;
+            continue;
+        }
+        if (i + 1 >= argc) return fail("missing value for " + std::string(flag));
+        const std::string value = argv[++i];
+        try {
+            if (flag == "--url") {
+                if (!parse_url(value, o.plan)) return fail("--url must be ws://127.x.x.x:PORT (loopback only)");
+                have_url = true;
+            } else if (flag == "--clients") o.plan.clients = std::stoi(value);
+            else if (flag == "--seconds") o.seconds = std::stod(value);
+            else if (flag == "--threads") o.plan.threads = std::stoi(value);
+            else if (flag == "--server-pid") o.server_pid = std::stoi(value);
+            else if (flag == "--ramp-batch") o.plan.ramp_batch = std::stoi(value);
+            else if (flag == "--connect-timeout-ms") o.plan.connect_timeout = std::chrono::milliseconds(std::stoi(value));
+            else if (flag == "--warmup") o.warmup_seconds = std::stod(value);
+            else if (flag == "--label") o.label = value;
+            else if (flag == "--seed") o.plan.seed = std::stoull(value);
+            else return fail("unknown option " + std::string(flag));
+        } catch (const std::exception&) {
+            return fail("bad value for " + std::string(flag) + ": " + value);
+        }
+    }
+    if (!have_url) return fail("--url is required");
+    if (o.plan.clients < 1 || o.plan.clients > kMaxClients) return fail("--clients must be 1.." + std::to_string(kMaxClients));
+    if (!(o.seconds > 0 && o.seconds <= kMaxSeconds)) return fail("--seconds must be in (0, " + std::to_string(kMaxSeconds) + "]");
+    if (o.plan.threads < 1 || o.plan.threads > kMaxThreads) return fail("--threads must be 1 or 2");
+    if (o.plan.ramp_batch < 1 || o.plan.ramp_batch > kMaxRampBatch) return fail("--ramp-batch out of range");
+    if (!(o.warmup_seconds >= 0 && o.warmup_seconds <= kMaxSeconds)) return fail("--warmup out of range");
+    return true;
+}
+
+}  // namespace
+
+std::optional<Options> parse_options(int argc, char** argv) {
+    Options o;
+    if (!parse_into(argc, argv, o)) return std::nullopt;
+    return o;
+}
+
+const char* scenario_name(Scenario s) {
+    switch (s) {
+    case Scenario::Arena: return "arena";
+    case Scenario::Schools: return "schools";
+    case Scenario::Idle: return "idle";
+    }
+    return "?";
+}
+
+}  // namespace hschool::load

@@ -1,0 +1,28 @@
+#pragma once
+// Turns what the clients and the probes saw into one JSON object and a readable table.
+#include <boost/json/object.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "client_stats.hpp"
+#include "options.hpp"
+#include "server_probe.hpp"
+
+namespace hschool::load {
+
+struct RunFacts {
+    const Options* options = nullptr;
+    DriverResult result;
+    double ramp_seconds = 0;
+    double window_seconds = 0;
+    std::optional<ProcSample> before_connect, window_start, window_end;
+    std::optional<Histogram> tick_durations;  // observations made during the window
+    int schools_watched = 0;
+    std::string error;
+};
+
+boost::json::object summarize(const RunFacts& facts);
+void print_table(const boost::json::object& summary, std::ostream& out);
+
+}  // namespace hschool::load

@@ -1,0 +1,405 @@
+#include "ws_driver.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/websocket.hpp>
+#include <cmath>
+#include <deque>
+#include <random>
+#include <thread>
+
+#include "protocol/v1.hpp"
+#include "protocol/v4.hpp"
+
+namespace hschool::load {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+using tcp = net::ip::tcp;
+using SteadyClock = std::chrono::steady_clock;
+using protocol::Bytes;
+
+namespace {
+
+constexpr std::size_t kMaxQueuedWrites = 8;          // a client whose writes back up skips inputs rather than queue them
+constexpr std::size_t kMaxReadFrameBytes = 1 << 20;  // snapshots stay under 64 KiB; map snapshots are a few KiB
+constexpr auto kStopGrace = std::chrono::seconds(3); // after that the threads are stopped without waiting for handlers
+constexpr std::int64_t kGameMsPerRealSecond[] = {150'000, 300'000, 600'000, 900'000, 1'200'000};  // by speed index
+
+std::int64_t now_us() {
+    return std::chrono::duration_cast<std::chrono::microseconds>(SteadyClock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+struct Shard;
+
+struct Client {
+    Client(Shard& s, int i, net::io_context& ioc) : shard(s), index(i), ws(ioc) {}
+    Shard& shard;
+    int index;
+    websocket::stream<tcp::socket> ws;
+    beast::flat_buffer buffer;
+    ClientStats stats;
+    std::deque<Bytes> out;
+    bool writing = false;
+    bool connecting = false;
+    bool dead = false;
+    SteadyClock::time_point started{};
+    std::int32_t school_id = 0;
+    // Arena bot state.
+    std::uint32_t input_sequence = 0;
+    std::uint8_t mask = 0;
+    SteadyClock::time_point next_mask_change{};
+    // Last tick frame, for gap counting.
+    bool have_last = false;
+    std::uint32_t last_tick = 0;
+    std::int64_t last_game_ms = 0;
+    std::uint8_t last_running = 0;
+    std::uint8_t last_speed = 0;
+};
+
+// What every shard reads or counts into; the main thread reads the counters while they run.
+struct SharedState {
+    LoadPlan plan;
+    std::atomic<bool> measuring{false};
+    std::atomic<int> pending{0};
+    std::atomic<int> welcomed{0};
+};
+
+struct Shard {
+    Shard(SharedState& o, int shard_index) : owner(o), plan(o.plan), rng(o.plan.seed + static_cast<std::uint64_t>(shard_index)) {}
+
+    net::io_context ioc{1};  // one thread per context: no locks anywhere in a shard
+    SharedState& owner;
+    const LoadPlan& plan;
+    std::string host_header;
+    tcp::endpoint endpoint;
+    std::vector<std::unique_ptr<Client>> clients;
+    net::steady_timer timer{ioc};
+    SteadyClock::time_point next_timer{};
+    std::uint64_t timer_ticks = 0;
+    std::size_t next_connect = 0;
+    std::size_t sweep_from = 0;  // clients before this index are resolved (welcomed or failed)
+    int in_flight = 0;
+    bool stopping = false;
+    std::atomic<bool> finished{false};
+    std::mt19937_64 rng;
+    std::vector<std::uint32_t> rtt_us;
+    std::uint64_t pings_sent = 0;
+    std::uint64_t send_errors = 0;
+
+    bool measuring() const { return owner.measuring.load(std::memory_order_relaxed); }
+
+    void run() {
+        launch_more();
+        next_timer = SteadyClock::now();
+        arm_timer();
+        ioc.run();
+        finished = true;
+    }
+
+    void launch_more() {
+        while (!stopping && in_flight < plan.ramp_batch && next_connect < clients.size()) {
+            start_connect(*clients[next_connect++]);
+            ++in_flight;
+        }
+    }
+
+    void resolved(Client& c) {
+        c.connecting = false;
+        --in_flight;
+        owner.pending.fetch_sub(1);
+        launch_more();
+    }
+
+    void start_connect(Client& c) {
+        c.connecting = true;
+        c.started = SteadyClock::now();
+        c.ws.read_message_max(kMaxReadFrameBytes);
+        c.ws.binary(true);
+        c.ws.auto_fragment(false);
+        c.ws.secure_prng(false);  // masking keys need no cryptographic strength here
+        c.ws.next_layer().async_connect(endpoint, [this, &c](beast::error_code ec) {
+            if (ec) return fail(c);
+            beast::error_code ignored;
+            c.ws.next_layer().set_option(tcp::no_delay(true), ignored);  // pings must not wait for Nagle
+            c.ws.async_handshake(host_header, "/ws/game", [this, &c](beast::error_code hec) {
+                if (hec) return fail(c);
+                send_hello(c);
+                read_next(c);
+            });
+        });
+    }
+
+    void fail(Client& c) {
+        if (!c.connecting) return;
+        c.stats.failed = true;
+        c.dead = true;
+        beast::error_code ignored;
+        c.ws.next_layer().close(ignored);
+        resolved(c);
+    }
+
+    void send_hello(Client& c) {
+        if (plan.scenario == Scenario::Arena) {
+            send(c, protocol::v1::encode(protocol::v1::Hello{protocol::v1::kVersion, "bot" + std::to_string(c.index)}));
+        } else {
+            send(c, protocol::v4::encode(protocol::v4::Hello{protocol::v4::kVersion, 1}));
+        }
+    }
+
+    void on_welcome(Client& c, std::uint8_t tick_rate) {
+        if (!c.connecting) return;
+        c.stats.welcomed = true;
+        c.stats.tick_rate = tick_rate;
+        c.stats.welcome_us = static_cast<std::uint32_t>(
+            std::chrono::duration_cast<std::chrono::microseconds>(SteadyClock::now() - c.started).count());
+        owner.welcomed.fetch_add(1);
+        if (plan.scenario == Scenario::Schools && c.school_id != 0) {
+            send(c, protocol::v4::encode(protocol::v4::OpenSchool{c.school_id}));
+        }
+        c.next_mask_change = SteadyClock::now();
+        resolved(c);
+    }
+
+    void send(Client& c, Bytes frame) {
+        if (c.dead || c.out.size() >= kMaxQueuedWrites) return;
+        c.out.push_back(std::move(frame));
+        if (!c.writing) write_next(c);
+    }
+
+    void write_next(Client& c) {
+        c.writing = true;
+        c.ws.async_write(net::buffer(c.out.front()), [this, &c](beast::error_code ec, std::size_t) {
+            c.writing = false;
+            c.out.pop_front();
+            if (ec) {
+                if (!stopping) ++send_errors;
+                c.out.clear();
+                return;
+            }
+            if (!c.out.empty() && !c.dead) write_next(c);
+        });
+    }
+
+    void read_next(Client& c) {
+        c.buffer.consume(c.buffer.size());
+        c.ws.async_read(c.buffer, [this, &c](beast::error_code ec, std::size_t) {
+            if (ec) return on_read_error(c, ec);
+            const auto data = c.buffer.cdata();
+            on_frame(c, protocol::ByteView(static_cast<const std::uint8_t*>(data.data()), data.size()));
+            if (!c.dead) read_next(c);
+        });
+    }
+
+    void on_read_error(Client& c, beast::error_code ec) {
+        if (c.connecting) return fail(c);
+        if (c.dead || stopping) return;
+        c.dead = true;
+        c.stats.closed_after_welcome = true;
+        if (ec == websocket::error::closed) c.stats.close_code = c.ws.reason().code;
+    }
+
+    void on_frame(Client& c, protocol::ByteView frame) {
+        if (frame.empty()) return;
+        const bool counting = measuring();
+        if (counting) c.stats.bytes += frame.size();
+        if (plan.scenario == Scenario::Arena) {
+            on_v1_frame(c, frame, counting);
+        } else {
+            on_v4_frame(c, frame, counting);
+        }
+    }
+
+    void on_v1_frame(Client& c, protocol::ByteView frame, bool counting) {
+        namespace v1 = protocol::v1;
+        switch (frame[0]) {
+        case v1::id::kSnapshot: {
+            // Only the header: decoding every entity would cost the load generator more than the server.
+            std::uint32_t tick = 0;
+            protocol::ByteReader reader(frame.subspan(1));
+            if (!reader.u32(tick)) return;
+            if (counting) {
+                ++c.stats.tick_frames;
+                if (c.have_last && tick > c.last_tick + 1) c.stats.tick_gaps += tick - c.last_tick - 1;
+            }
+            c.have_last = true;
+            c.last_tick = tick;
+            return;
+        }
+        case v1::id::kWelcome:
+            if (auto m = v1::decode_server(frame); m && std::holds_alternative<v1::Welcome>(*m)) {
+                on_welcome(c, std::get<v1::Welcome>(*m).tick_rate);
+            }
+            return;
+        case v1::id::kPong:
+            if (auto m = v1::decode_server(frame); m && std::holds_alternative<v1::Pong>(*m)) {
+                on_pong(std::get<v1::Pong>(*m).client_time_ms, counting);
+            }
+            return;
+        default:
+            return;
+        }
+    }
+
+    void on_v4_frame(Client& c, protocol::ByteView frame, bool counting) {
+        namespace v4 = protocol::v4;
+        const std::uint8_t id = frame[0];
+        if (id != v4::id::kClock && id != v4::id::kWelcome && id != v4::id::kPong) return;  // map snapshots: bytes only
+        auto m = v4::decode_server(frame);
+        if (!m) return;
+        if (auto* clock = std::get_if<v4::Clock>(&*m)) return on_clock(c, *clock, counting);
+        if (auto* welcome = std::get_if<v4::Welcome>(&*m)) return on_welcome(c, welcome->tick_rate);
+        if (auto* pong = std::get_if<v4::Pong>(&*m)) return on_pong(pong->client_time_ms, counting);
+    }
+
+    // Clock has no sequence number: a gap is a game-time jump of more than one step at the same speed.
+    void on_clock(Client& c, const protocol::v4::Clock& clock, bool counting) {
+        if (counting) {
+            ++c.stats.tick_frames;
+            const bool comparable = c.have_last && c.last_running && clock.running && c.last_speed == clock.speed_index &&
+                                    clock.speed_index < std::size(kGameMsPerRealSecond) && c.stats.tick_rate > 0;
+            if (comparable) {
+                const double step_ms = static_cast<double>(kGameMsPerRealSecond[clock.speed_index]) / c.stats.tick_rate;
+                const auto steps = std::llround(static_cast<double>(clock.game_time_ms - c.last_game_ms) / step_ms);
+                if (steps > 1) c.stats.tick_gaps += static_cast<std::uint64_t>(steps - 1);
+            }
+        }
+        c.have_last = true;
+        c.last_game_ms = clock.game_time_ms;
+        c.last_running = clock.running;
+        c.last_speed = clock.speed_index;
+    }
+
+    // The Ping carries our steady clock in microseconds (the server echoes it unchanged).
+    void on_pong(std::int64_t sent_us, bool counting) {
+        if (!counting) return;
+        const auto rtt = now_us() - sent_us;
+        if (rtt >= 0) rtt_us.push_back(static_cast<std::uint32_t>(rtt));
+    }
+
+    void arm_timer() {
+        if (stopping) return;
+        next_timer += kInputPeriod;
+        timer.expires_at(next_timer);
+        timer.async_wait([this](beast::error_code ec) {
+            if (ec || stopping) return;
+            on_timer();
+            arm_timer();
+        });
+    }
+
+    void on_timer() {
+        const auto now = SteadyClock::now();
+        sweep_connecting(now);
+        if (plan.scenario == Scenario::Idle) return;
+        const int ping_slot = static_cast<int>(timer_ticks++ % kTimerTicksPerSecond);
+        const bool counting = measuring();
+        for (auto& owned : clients) {
+            Client& c = *owned;
+            if (!c.stats.welcomed || c.dead) continue;
+            if (plan.scenario == Scenario::Arena) send_input(c, now);
+            if (c.index % kTimerTicksPerSecond == ping_slot) {  // pings spread evenly over the second
+                send(c, c.shard.plan.scenario == Scenario::Arena
+                            ? protocol::v1::encode(protocol::v1::Ping{now_us()})
+                            : protocol::v4::encode(protocol::v4::Ping{now_us()}));
+                if (counting) ++pings_sent;
+            }
+        }
+    }
+
+    void send_input(Client& c, SteadyClock::time_point now) {
+        if (now >= c.next_mask_change) {
+            c.mask = static_cast<std::uint8_t>(rng() & protocol::v1::buttons::kKnown);
+            c.next_mask_change += kMaskChangePeriod;
+        }
+        send(c, protocol::v1::encode(protocol::v1::Input{c.input_sequence++, c.mask}));
+    }
+
+    void sweep_connecting(SteadyClock::time_point now) {
+        for (std::size_t i = sweep_from; i < next_connect; ++i) {
+            Client& c = *clients[i];
+            if (c.connecting && now - c.started > plan.connect_timeout) fail(c);
+        }
+        while (sweep_from < next_connect && !clients[sweep_from]->connecting) ++sweep_from;
+    }
+
+    // Runs on the shard's thread: ends every connection so the context runs out of work.
+    void shutdown() {
+        stopping = true;
+        timer.cancel();
+        for (auto& c : clients) {
+            c->dead = true;
+            beast::error_code ignored;
+            c->ws.next_layer().close(ignored);
+        }
+    }
+};
+
+struct WsDriver::Impl : SharedState {
+    std::vector<std::unique_ptr<Shard>> shards;
+    std::vector<std::thread> threads;
+};
+
+WsDriver::WsDriver(LoadPlan plan) : impl_(std::make_unique<Impl>()) {
+    impl_->plan = std::move(plan);
+    const auto& p = impl_->plan;
+    const int threads = std::max(1, p.threads);
+    const auto address = net::ip::make_address(p.host);
+    for (int s = 0; s < threads; ++s) {
+        auto shard = std::make_unique<Shard>(*impl_, s);
+        shard->host_header = p.host + ":" + std::to_string(p.port);
+        shard->endpoint = tcp::endpoint(address, p.port);
+        impl_->shards.push_back(std::move(shard));
+    }
+    for (int i = 0; i < p.clients; ++i) {
+        Shard& shard = *impl_->shards[static_cast<std::size_t>(i % threads)];
+        auto client = std::make_unique<Client>(shard, i, shard.ioc);
+        if (!p.school_ids.empty()) client->school_id = p.school_ids[static_cast<std::size_t>(i) % p.school_ids.size()];
+        shard.clients.push_back(std::move(client));
+    }
+    impl_->pending = p.clients;
+}
+
+WsDriver::~WsDriver() {
+    if (!impl_->threads.empty()) stop();
+}
+
+void WsDriver::start() {
+    for (auto& shard : impl_->shards) {
+        impl_->threads.emplace_back([s = shard.get()] { s->run(); });
+    }
+}
+
+int WsDriver::pending() const { return impl_->pending.load(); }
+int WsDriver::welcomed() const { return impl_->welcomed.load(); }
+void WsDriver::set_measuring(bool on) { impl_->measuring = on; }
+
+DriverResult WsDriver::stop() {
+    impl_->measuring = false;
+    for (auto& shard : impl_->shards) net::post(shard->ioc, [s = shard.get()] { s->shutdown(); });
+    const auto deadline = SteadyClock::now() + kStopGrace;
+    for (auto& shard : impl_->shards) {
+        while (!shard->finished && SteadyClock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        shard->ioc.stop();
+    }
+    for (auto& t : impl_->threads) t.join();
+    impl_->threads.clear();
+
+    DriverResult result;
+    result.clients.resize(static_cast<std::size_t>(impl_->plan.clients));
+    for (auto& shard : impl_->shards) {
+        for (auto& c : shard->clients) result.clients[static_cast<std::size_t>(c->index)] = c->stats;
+        result.rtt_us.insert(result.rtt_us.end(), shard->rtt_us.begin(), shard->rtt_us.end());
+        result.pings_sent += shard->pings_sent;
+        result.send_errors += shard->send_errors;
+    }
+    return result;
+}
+
+}  // namespace hschool::load
