@@ -139,6 +139,7 @@ TEST_F(SchoolsApi, ModsListCoreFirstAndRequired) {
     EXPECT_EQ(mods[0].at("required"), json::value(true));
     EXPECT_EQ(mods[1].at("id"), json::value("annex"));
     EXPECT_EQ(mods[1].at("required"), json::value(false));
+    for (const auto& mod : mods) EXPECT_TRUE(mod.at("title").is_string()) << mod;
 }
 
 // ---- GET /api/catalog ----
@@ -166,6 +167,19 @@ TEST_F(SchoolsApi, TheCatalogHasPlaceableTypesLabelledInTheAskedLanguage) {
         const auto* russian = find_type(ru, type.at("id").as_string());
         ASSERT_TRUE(russian) << type.at("id");
         EXPECT_TRUE(has_cyrillic(russian->at("label").as_string())) << russian->at("label");
+    }
+    // Ordered by kind (territory, building, floor, room), then by id.
+    const auto kind_rank = [](const json::value& type) {
+        const std::string_view kind = type.at("kind").as_string();
+        return kind == "territory" ? 0 : kind == "building" ? 1 : kind == "floor" ? 2 : kind == "room" ? 3 : 99;
+    };
+    const auto& types = en.at("types").as_array();
+    for (std::size_t i = 0; i < types.size(); ++i) {
+        EXPECT_LT(kind_rank(types[i]), 99) << types[i];
+        if (i == 0) continue;
+        const auto before = std::make_pair(kind_rank(types[i - 1]), std::string(types[i - 1].at("id").as_string()));
+        const auto after = std::make_pair(kind_rank(types[i]), std::string(types[i].at("id").as_string()));
+        EXPECT_LT(before, after) << "types out of order at " << i;
     }
     EXPECT_EQ(find_type(en, "territory.yard")->at("label"), json::value("School yard"));
     EXPECT_EQ(find_type(en, "building.main")->at("label"), json::value("Main building"));
