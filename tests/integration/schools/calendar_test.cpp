@@ -397,5 +397,21 @@ TEST_F(SchoolsCalendar, PauseAndSpeedSurviveLeavingAndReconnecting) {
     EXPECT_EQ(listed.at("gameTime"), json::value(ms_to_iso(paused_at)));
 }
 
+TEST(SchoolsTickRate, AnotherTickRateKeepsFiveGameMinutesPerRealSecond) {
+    TempDir dir;
+    auto args = isolated_server_args(dir);
+    args.insert(args.end(), {"--tick-rate", "10"});
+    ServerProcess server(args);
+    ASSERT_TRUE(server.started()) << server.output();
+    const auto id = create_school_id(server.port(), "Ten hertz");
+    auto client = join(server.port(), 0, 10);
+    ASSERT_TRUE(client);
+    ASSERT_TRUE(open_school(*client, id));
+    expect_ticks_at_speed(next_clocks(*client, 8), 1, 10);  // 30000 game ms per 100 ms tick
+    ASSERT_TRUE(client->send(v4::encode(v4::SetSpeed{0})));
+    ASSERT_TRUE(clock_where(*client, [](const v4::Clock& c) { return c.speed_index == 0; }));
+    expect_ticks_at_speed(next_clocks(*client, 8), 0, 10);
+}
+
 }  // namespace
 }  // namespace hschool::test::schools

@@ -224,7 +224,7 @@ json::object big_map(int floors, int rooms) {
     return {{"nodes", std::move(nodes)}, {"links", std::move(links)}};
 }
 
-std::unique_ptr<WsClient> join(std::uint16_t port, std::uint8_t locale) {
+std::unique_ptr<WsClient> join(std::uint16_t port, std::uint8_t locale, std::uint8_t tick_rate) {
     auto client = WsClient::connect(port);
     if (!client) {
         ADD_FAILURE() << "WebSocket handshake failed";
@@ -236,7 +236,7 @@ std::unique_ptr<WsClient> join(std::uint16_t port, std::uint8_t locale) {
         ADD_FAILURE() << "the first frame is not Welcome";
         return nullptr;
     }
-    EXPECT_EQ(std::get<v4::Welcome>(welcome->message), (v4::Welcome{4, 20, kMaxSchools}));
+    EXPECT_EQ(std::get<v4::Welcome>(welcome->message), (v4::Welcome{4, tick_rate, kMaxSchools}));
     return client;
 }
 
@@ -319,10 +319,10 @@ void expect_no_more_clocks(WsClient& client) {
     EXPECT_EQ(count_clocks(*window), 0) << "Clock frames still arrive";
 }
 
-void expect_ticks_at_speed(const std::vector<v4::Clock>& clocks, std::uint8_t speed_index) {
+void expect_ticks_at_speed(const std::vector<v4::Clock>& clocks, std::uint8_t speed_index, int tick_rate) {
     ASSERT_GE(clocks.size(), 2U);
     ASSERT_LT(speed_index, 5);
-    const auto per_tick = kGameMsPerTick[speed_index];
+    const auto per_tick = kGameMsPerTick[speed_index] * 20 / tick_rate;
     bool saw_single_tick = false;
     for (std::size_t i = 0; i < clocks.size(); ++i) {
         EXPECT_EQ(clocks[i].running, 1) << "clock " << i;

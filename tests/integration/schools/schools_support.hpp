@@ -66,8 +66,8 @@ json::object big_map(int floors, int rooms);
 
 // ---- the v4 calendar ----
 
-// Connects, says Hello with `locale` and checks Welcome comes first.
-std::unique_ptr<WsClient> join(std::uint16_t port, std::uint8_t locale = 0);
+// Connects, says Hello with `locale` and checks Welcome {4, tick_rate, 6} comes first.
+std::unique_ptr<WsClient> join(std::uint16_t port, std::uint8_t locale = 0, std::uint8_t tick_rate = 20);
 
 struct RawMessage {
     std::size_t bytes = 0;
@@ -97,8 +97,8 @@ int count_clocks(const std::vector<v4::ServerMessage>& messages);
 // window of several ticks between two pongs.
 void expect_no_more_clocks(WsClient& client);
 // Consecutive clocks of a running school at `speed_index`: every step is a positive whole number of
-// ticks, and at least one step is exactly one tick.
-void expect_ticks_at_speed(const std::vector<v4::Clock>& clocks, std::uint8_t speed_index);
+// ticks, and at least one step is exactly one tick (of a 20 Hz loop unless `tick_rate` says otherwise).
+void expect_ticks_at_speed(const std::vector<v4::Clock>& clocks, std::uint8_t speed_index, int tick_rate = 20);
 
 // ---- processes and packs ----
 
