@@ -1,7 +1,6 @@
 #include "sim/calendar/iso8601.hpp"
 
 #include <chrono>
-#include <cstdio>
 
 #include <date/date.h>
 
@@ -103,13 +102,24 @@ std::optional<std::string> format_iso8601(std::int64_t ms_since_epoch) {
     const date::year_month_day ymd{day};
     const date::hh_mm_ss<std::chrono::seconds> time{seconds - day};
 
-    char buffer[kFormattedLength + 1];
-    const int written = std::snprintf(buffer, sizeof buffer, "%04d-%02u-%02u", static_cast<int>(ymd.year()),
-                                      static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
-    std::snprintf(buffer + written, sizeof buffer - static_cast<std::size_t>(written), "T%02d:%02d:%02dZ",
-                  static_cast<int>(time.hours().count()), static_cast<int>(time.minutes().count()),
-                  static_cast<int>(time.seconds().count()));
-    return std::string(buffer);
+    // Every field is in range here (the year is checked above), so fixed-width digits suffice.
+    std::string out(kFormattedLength, '0');
+    const auto put = [&out](std::size_t at, unsigned value, int width) {
+        for (int i = width - 1; i >= 0; --i, value /= 10) out[at + static_cast<std::size_t>(i)] = static_cast<char>('0' + value % 10);
+    };
+    put(0, static_cast<unsigned>(static_cast<int>(ymd.year())), 4);
+    out[4] = '-';
+    put(5, static_cast<unsigned>(ymd.month()), 2);
+    out[7] = '-';
+    put(8, static_cast<unsigned>(ymd.day()), 2);
+    out[10] = 'T';
+    put(11, static_cast<unsigned>(time.hours().count()), 2);
+    out[13] = ':';
+    put(14, static_cast<unsigned>(time.minutes().count()), 2);
+    out[16] = ':';
+    put(17, static_cast<unsigned>(time.seconds().count()), 2);
+    out[19] = 'Z';
+    return out;
 }
 
 std::optional<std::int64_t> parse_iso8601(std::string_view text) {
