@@ -143,8 +143,8 @@ def targets_table(results):
             f"{s['connected']} connected, {s['clients_at_99pct']} at >=99 %, p1 {s['frames_hz_p1']:.2f} Hz, "
             f"expected {s['expected_hz']:.0f} Hz", s["connected"] == 6000 and s["clients_at_99pct"] == 6000
             and s["expected_hz"] == TARGETS["schools_hz"])
-        add("schools 6000: server tick p99 <= 5 ms", f"p99 {s.get('tick_ms_p99', float('nan')):.3f} ms, "
-            f"{100 * s.get('tick_share_le_5ms', 0):.2f} % <= 5 ms",
+        add("schools 6000: server tick p99 <= 5 ms", (f"p99 {s['tick_ms_p99']:.3f} ms, {100 * s['tick_share_le_5ms']:.2f} % <= 5 ms" if "tick_ms_p99" in s
+             else "not measured (/metrics did not answer)"),
             s.get("tick_ms_p99", 1e9) <= TARGETS["schools_tick_p99_ms"])
         ratio = s.get("server_cpu_us_per_frame", 0) / floor_small
         add("schools 6000: server CPU per delivered frame <= 1.3 x floor (17 B)",
@@ -196,14 +196,14 @@ def scaling_tables(results):
             continue
         lines.append(f"\n{scenario}: scaling")
         lines.append(f"  {'N':>6} {'conn':>6} {'fail':>5} {'CPU %':>7} {'RSS MiB':>8} {'deliv/s':>9} {'Hz p50':>7} {'Hz p1':>7} "
-                     f"{'gaps':>6} {'tick p99':>9} {'rtt p99':>8} {'us/frame':>9} {'x floor':>8}")
+                     f"{'gaps':>6} {'tick p99':>9} {'rtt p99':>8} {'us/frame':>9} {'x floor':>8} {'load %':>7}")
         for r in runs:
             per = r.get("server_cpu_us_per_frame", 0)
             ratio = per / floors[scenario] if floors[scenario] and per else 0
             lines.append(f"  {r['clients']:>6} {r.get('connected', 0):>6} {r.get('failed', 0):>5} {r.get('server_cpu_pct', 0):>7.1f} "
                          f"{r.get('server_rss_kib', 0) / 1024:>8.1f} {r.get('delivered_hz_total', 0):>9.0f} "
                          f"{r.get('frames_hz_p50', 0):>7.2f} {r.get('frames_hz_p1', 0):>7.2f} {r.get('tick_gaps', 0):>6} "
-                         f"{r.get('tick_ms_p99', 0):>8.3f}m {r.get('rtt_ms_p99', 0):>7.2f}m {per:>9.2f} {ratio:>8.2f}")
+                         f"{r.get('tick_ms_p99', 0):>8.3f}m {r.get('rtt_ms_p99', 0):>7.2f}m {per:>9.2f} {ratio:>8.2f} {r.get('load_cpu_pct', 0):>7.1f}")
     return "\n".join(lines)
 
 

@@ -1,5 +1,6 @@
 // hschool-load: opens many WebSocket clients against a loopback server and reports what they saw.
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <boost/json/serialize.hpp>
 #include <chrono>
@@ -20,6 +21,7 @@ namespace {
 
 constexpr auto kPollPeriod = std::chrono::milliseconds(20);
 constexpr const char* kTickHistogram = "hschool_tick_duration_seconds";
+constexpr auto kMetricsTimeout = std::chrono::seconds(15);  // a saturated server answers late; late beats missing
 
 // Thousands of sockets need more descriptors than the usual soft limit of 1024.
 void raise_fd_limit() {
@@ -35,7 +37,7 @@ double seconds_since(SteadyClock::time_point t) {
 }
 
 std::optional<Histogram> scrape_ticks(const Options& o) {
-    const auto reply = http_request(o.plan.host, o.plan.port, "GET", "/metrics");
+    const auto reply = http_request(o.plan.host, o.plan.port, "GET", "/metrics", {}, kMetricsTimeout);
     if (reply.status != 200) return std::nullopt;
     return parse_histogram(reply.body, kTickHistogram);
 }
@@ -76,12 +78,14 @@ int main(int argc, char** argv) {
 
         const auto ticks_before = scrape_ticks(o);
         facts.window_start = probe(o);
+        facts.self_start = sample_process(getpid());
         const auto window_start = SteadyClock::now();
         driver.set_measuring(true);
         sleep_seconds(o.seconds);
         driver.set_measuring(false);
         facts.window_seconds = seconds_since(window_start);
         facts.window_end = probe(o);
+        facts.self_end = sample_process(getpid());
         const auto ticks_after = scrape_ticks(o);
         if (ticks_before && ticks_after) facts.tick_durations = subtract(*ticks_after, *ticks_before);
         facts.result = driver.stop();

@@ -102,6 +102,7 @@ json::object summarize(const RunFacts& f) {
             o["server_rss_per_client_bytes"] = connected ? grown * 1024.0 / static_cast<double>(connected) : 0.0;
         }
     }
+    if (f.self_start && f.self_end) o["load_cpu_pct"] = 100.0 * (f.self_end->cpu_seconds - f.self_start->cpu_seconds) / window;
     if (f.tick_durations) {
         const auto& h = *f.tick_durations;
         o["tick_count"] = h.buckets.empty() ? 0.0 : h.buckets.back().second;
@@ -152,6 +153,7 @@ void print_table(const json::object& s, std::ostream& out) {
     row("server RSS", "server_rss_kib", "KiB", 0);
     row("server RSS before connecting", "server_rss_before_kib", "KiB", 0);
     row("server RSS per client", "server_rss_per_client_bytes", "B", 0);
+    row("load generator CPU", "load_cpu_pct", "%", 1);
     row("server CPU per delivered frame", "server_cpu_us_per_frame", "µs", 3);
     row("server ticks in window", "tick_count", "", 0);
     row("server tick mean", "tick_ms_mean", "ms", 3);

@@ -17,6 +17,7 @@ struct RunFacts {
     double ramp_seconds = 0;
     double window_seconds = 0;
     std::optional<ProcSample> before_connect, window_start, window_end;
+    std::optional<ProcSample> self_start, self_end;  // the load generator itself: on a small box it competes for the CPU
     std::optional<Histogram> tick_durations;  // observations made during the window
     int schools_watched = 0;
     std::string error;
