@@ -4,6 +4,7 @@
 
 #include "server/limits.hpp"
 #include "server/metrics.hpp"
+#include "server/step_plan.hpp"
 #include "server/world.hpp"
 
 namespace hschool::server {
@@ -79,19 +80,14 @@ void GameLoop::run() {
             if (stop_signal_.wait_until(lock, next, [this] { return stopping_; })) break;
         }
         const auto started = Clock::now();
-        auto due = static_cast<std::int64_t>((started - next) / period_) + 1;
-        if (due > kMaxCatchUpSteps) {
-            const auto skipped = due - kMaxCatchUpSteps;
-            spdlog::warn("event=loop_stall steps_due={} steps_dropped={}", due, skipped);
-            metrics_.steps_dropped(static_cast<std::uint64_t>(skipped));
-            due = kMaxCatchUpSteps;
-            next = started;  // the backlog is forgotten, not simulated in a burst
-        } else {
-            next += period_ * (due - 1);
+        const StepPlan plan = plan_steps(next, started, period_, kMaxCatchUpSteps);
+        if (plan.dropped > 0) {
+            spdlog::warn("event=loop_stall steps_due={} steps_dropped={}", plan.steps + plan.dropped, plan.dropped);
+            metrics_.steps_dropped(static_cast<std::uint64_t>(plan.dropped));
         }
-        next += period_;
+        next = plan.next_deadline;
         drain_commands();
-        step_all(static_cast<int>(due));
+        step_all(plan.steps);
         const auto took = Clock::now() - started;
         metrics_.tick(std::chrono::duration<double>(took).count());
         if (took > period_) metrics_.tick_overrun();
