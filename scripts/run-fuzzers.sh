@@ -2,7 +2,7 @@
 # Runs every libFuzzer target for a bounded time, seeded with the golden vectors.
 # Usage: scripts/run-fuzzers.sh BUILD_FUZZ_DIR SECONDS
 set -euo pipefail
-dir=$1
+dir=$(cd "$1" && pwd)  # absolute: each fuzzer runs inside the work folder
 seconds=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
@@ -27,8 +27,10 @@ for fuzzer in "$dir"/fuzz_*; do
   name=$(basename "$fuzzer")
   mkdir -p "$work/corpus-$name"
   echo "fuzz: $name for ${seconds}s"
+  seeds="$work/seeds"
+  [ -d "$root/fuzz/seeds/$name" ] && seeds="$root/fuzz/seeds/$name"  # parsers of JSON get JSON seeds
   if ! (cd "$work" && "$fuzzer" -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=0 \
-        "$work/corpus-$name" "$work/seeds" > "$work/$name.log" 2>&1); then
+        "$work/corpus-$name" "$seeds" > "$work/$name.log" 2>&1); then
     echo "fuzz: $name FAILED"; tail -50 "$work/$name.log"; status=1
     mkdir -p "$root/build/fuzz-findings" && cp "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$root/build/fuzz-findings/" 2>/dev/null || true
   else
