@@ -37,13 +37,13 @@ client:
 	@if [ -f client/package.json ]; then cd client && npm run build --silent; fi
 
 test-cpp: build
-	ctest --test-dir $(BUILD) --output-on-failure --timeout 300
+	ctest --test-dir $(BUILD) --output-on-failure --timeout 300 -j$(JOBS)
 
 test-asan:
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DHSCHOOL_SANITIZE=ON -DCMAKE_CXX_FLAGS="-O1"
 	cmake --build $(ASAN_BUILD) -j$(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --test-dir $(ASAN_BUILD) --output-on-failure --timeout 600
+	  ctest --test-dir $(ASAN_BUILD) --output-on-failure --timeout 600 -j$(JOBS)
 
 test-fuzz:
 	CXX=clang++-14 cmake -S . -B $(FUZZ_BUILD) -DHSCHOOL_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
