@@ -2,8 +2,10 @@
 // Streams for yojimbo-style symmetric codecs: one serialize() per message both writes and reads.
 // Writing takes const fields; reading fills them and fails with a DecodeError instead of throwing.
 #include <cstddef>
+#include <concepts>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -134,6 +136,19 @@ Decoded<Msg> read_exactly(ReadStream& stream, Serialize&& serialize) {
     if (!stream.finished()) return DecodeError::TrailingBytes;
     return msg;
 }
+
+// Decodes one message body straight into the variant a decoder returns.
+template <class Msg, class Variant, class Serialize>
+Decoded<Variant> read_into(ByteView body, Serialize&& serialize) {
+    ReadStream stream(body);
+    auto decoded = read_exactly<Msg>(stream, serialize);
+    if (!decoded) return decoded.error();
+    return Variant{std::move(decoded).value()};
+}
+
+// True for a message type whether the codec holds it const (writing) or not (reading).
+template <class M, class T>
+concept MessageOf = std::same_as<std::remove_const_t<M>, T>;
 
 // Encoding our own message can only fail through our own bug; it aborts with the reason.
 [[noreturn]] void encode_failed(const char* message, DecodeError error);

@@ -1,15 +1,12 @@
 #include "protocol/v1.hpp"
 
-#include <concepts>
-#include <type_traits>
-
 #include "protocol/stream.hpp"
 
 namespace hschool::protocol::v1 {
 namespace {
 
 template <class M, class T>
-concept Is = std::same_as<std::remove_const_t<M>, T>;
+concept Is = MessageOf<M, T>;
 
 // One function per message serves both directions (WriteStream or ReadStream).
 template <class S, Is<Hello> M>
@@ -43,19 +40,8 @@ bool serialize(S& s, M& m) {
     return s.i64(m.client_time_ms) && s.u32(m.server_tick);
 }
 
-template <class Msg, class Variant>
-Decoded<Variant> read(ByteView body) {
-    ReadStream stream(body);
-    auto decoded = read_exactly<Msg>(stream, [](ReadStream& s, Msg& m) { return serialize(s, m); });
-    if (!decoded) return decoded.error();
-    return Variant{std::move(decoded).value()};
-}
-
-template <class Msg>
-Bytes write(std::uint8_t message_id, const Msg& m, std::size_t size_hint, const char* name) {
-    return write_message(message_id, m, size_hint, [](WriteStream& s, const Msg& msg) { return serialize(s, msg); },
-                         name);
-}
+// Hands a stream and a message to this version's serialize() overloads, in either direction.
+constexpr auto kSerialize = [](auto& stream, auto& message) { return serialize(stream, message); };
 
 }  // namespace
 
@@ -63,9 +49,9 @@ Decoded<ClientMessage> decode_client(ByteView frame) {
     if (frame.empty()) return DecodeError::Empty;
     const ByteView body = frame.subspan(1);
     switch (frame[0]) {
-        case id::kHello: return read<Hello, ClientMessage>(body);
-        case id::kInput: return read<Input, ClientMessage>(body);
-        case id::kPing: return read<Ping, ClientMessage>(body);
+        case id::kHello: return read_into<Hello, ClientMessage>(body, kSerialize);
+        case id::kInput: return read_into<Input, ClientMessage>(body, kSerialize);
+        case id::kPing: return read_into<Ping, ClientMessage>(body, kSerialize);
         default: return ClientMessage{Unknown{frame[0]}};
     }
 }
@@ -74,20 +60,20 @@ Decoded<ServerMessage> decode_server(ByteView frame) {
     if (frame.empty()) return DecodeError::Empty;
     const ByteView body = frame.subspan(1);
     switch (frame[0]) {
-        case id::kWelcome: return read<Welcome, ServerMessage>(body);
-        case id::kSnapshot: return read<Snapshot, ServerMessage>(body);
-        case id::kPong: return read<Pong, ServerMessage>(body);
+        case id::kWelcome: return read_into<Welcome, ServerMessage>(body, kSerialize);
+        case id::kSnapshot: return read_into<Snapshot, ServerMessage>(body, kSerialize);
+        case id::kPong: return read_into<Pong, ServerMessage>(body, kSerialize);
         default: return ServerMessage{Unknown{frame[0]}};
     }
 }
 
-Bytes encode(const Hello& m) { return write(id::kHello, m, 3 + m.name.size(), "v1 Hello"); }
-Bytes encode(const Input& m) { return write(id::kInput, m, 6, "v1 Input"); }
-Bytes encode(const Ping& m) { return write(id::kPing, m, 9, "v1 Ping"); }
-Bytes encode(const Welcome& m) { return write(id::kWelcome, m, 15, "v1 Welcome"); }
+Bytes encode(const Hello& m) { return write_message(id::kHello, m, 3 + m.name.size(), kSerialize, "v1 Hello"); }
+Bytes encode(const Input& m) { return write_message(id::kInput, m, 6, kSerialize, "v1 Input"); }
+Bytes encode(const Ping& m) { return write_message(id::kPing, m, 9, kSerialize, "v1 Ping"); }
+Bytes encode(const Welcome& m) { return write_message(id::kWelcome, m, 15, kSerialize, "v1 Welcome"); }
 Bytes encode(const Snapshot& m) {
-    return write(id::kSnapshot, m, snapshot_bytes(m.entities.size()), "v1 Snapshot");
+    return write_message(id::kSnapshot, m, snapshot_bytes(m.entities.size()), kSerialize, "v1 Snapshot");
 }
-Bytes encode(const Pong& m) { return write(id::kPong, m, 13, "v1 Pong"); }
+Bytes encode(const Pong& m) { return write_message(id::kPong, m, 13, kSerialize, "v1 Pong"); }
 
 }  // namespace hschool::protocol::v1

@@ -1,15 +1,12 @@
 #include "protocol/v4.hpp"
 
-#include <concepts>
-#include <type_traits>
-
 #include "protocol/stream.hpp"
 
 namespace hschool::protocol::v4 {
 namespace {
 
 template <class M, class T>
-concept Is = std::same_as<std::remove_const_t<M>, T>;
+concept Is = MessageOf<M, T>;
 
 // One function per message serves both directions (WriteStream or ReadStream).
 template <class S, Is<Hello> M>
@@ -68,19 +65,8 @@ bool serialize(S& s, M& m) {
            s.sequence(m.nodes, 2, kMaxNodes, kMinNodeBytes, [&](auto& node) { return serialize(s, node); });
 }
 
-template <class Msg, class Variant>
-Decoded<Variant> read(ByteView body) {
-    ReadStream stream(body);
-    auto decoded = read_exactly<Msg>(stream, [](ReadStream& s, Msg& m) { return serialize(s, m); });
-    if (!decoded) return decoded.error();
-    return Variant{std::move(decoded).value()};
-}
-
-template <class Msg>
-Bytes write(std::uint8_t message_id, const Msg& m, std::size_t size_hint, const char* name) {
-    return write_message(message_id, m, size_hint, [](WriteStream& s, const Msg& msg) { return serialize(s, msg); },
-                         name);
-}
+// Hands a stream and a message to this version's serialize() overloads, in either direction.
+constexpr auto kSerialize = [](auto& stream, auto& message) { return serialize(stream, message); };
 
 std::size_t map_snapshot_size(const MapSnapshot& m) {
     std::size_t size = 7;
@@ -98,12 +84,12 @@ Decoded<ClientMessage> decode_client(ByteView frame) {
     if (frame.empty()) return DecodeError::Empty;
     const ByteView body = frame.subspan(1);
     switch (frame[0]) {
-        case id::kHello: return read<Hello, ClientMessage>(body);
-        case id::kPing: return read<Ping, ClientMessage>(body);
-        case id::kOpenSchool: return read<OpenSchool, ClientMessage>(body);
-        case id::kCloseSchool: return read<CloseSchool, ClientMessage>(body);
-        case id::kSetRunning: return read<SetRunning, ClientMessage>(body);
-        case id::kSetSpeed: return read<SetSpeed, ClientMessage>(body);
+        case id::kHello: return read_into<Hello, ClientMessage>(body, kSerialize);
+        case id::kPing: return read_into<Ping, ClientMessage>(body, kSerialize);
+        case id::kOpenSchool: return read_into<OpenSchool, ClientMessage>(body, kSerialize);
+        case id::kCloseSchool: return read_into<CloseSchool, ClientMessage>(body, kSerialize);
+        case id::kSetRunning: return read_into<SetRunning, ClientMessage>(body, kSerialize);
+        case id::kSetSpeed: return read_into<SetSpeed, ClientMessage>(body, kSerialize);
         default: return ClientMessage{Unknown{frame[0]}};
     }
 }
@@ -112,25 +98,25 @@ Decoded<ServerMessage> decode_server(ByteView frame) {
     if (frame.empty()) return DecodeError::Empty;
     const ByteView body = frame.subspan(1);
     switch (frame[0]) {
-        case id::kWelcome: return read<Welcome, ServerMessage>(body);
-        case id::kPong: return read<Pong, ServerMessage>(body);
-        case id::kClock: return read<Clock, ServerMessage>(body);
-        case id::kSchoolGone: return read<SchoolGone, ServerMessage>(body);
-        case id::kMapSnapshot: return read<MapSnapshot, ServerMessage>(body);
+        case id::kWelcome: return read_into<Welcome, ServerMessage>(body, kSerialize);
+        case id::kPong: return read_into<Pong, ServerMessage>(body, kSerialize);
+        case id::kClock: return read_into<Clock, ServerMessage>(body, kSerialize);
+        case id::kSchoolGone: return read_into<SchoolGone, ServerMessage>(body, kSerialize);
+        case id::kMapSnapshot: return read_into<MapSnapshot, ServerMessage>(body, kSerialize);
         default: return ServerMessage{Unknown{frame[0]}};
     }
 }
 
-Bytes encode(const Hello& m) { return write(id::kHello, m, 3, "v4 Hello"); }
-Bytes encode(const Ping& m) { return write(id::kPing, m, 9, "v4 Ping"); }
-Bytes encode(const OpenSchool& m) { return write(id::kOpenSchool, m, 5, "v4 OpenSchool"); }
-Bytes encode(const CloseSchool& m) { return write(id::kCloseSchool, m, 1, "v4 CloseSchool"); }
-Bytes encode(const SetRunning& m) { return write(id::kSetRunning, m, 2, "v4 SetRunning"); }
-Bytes encode(const SetSpeed& m) { return write(id::kSetSpeed, m, 2, "v4 SetSpeed"); }
-Bytes encode(const Welcome& m) { return write(id::kWelcome, m, 4, "v4 Welcome"); }
-Bytes encode(const Pong& m) { return write(id::kPong, m, 13, "v4 Pong"); }
-Bytes encode(const Clock& m) { return write(id::kClock, m, 15, "v4 Clock"); }
-Bytes encode(const SchoolGone& m) { return write(id::kSchoolGone, m, 5, "v4 SchoolGone"); }
-Bytes encode(const MapSnapshot& m) { return write(id::kMapSnapshot, m, map_snapshot_size(m), "v4 MapSnapshot"); }
+Bytes encode(const Hello& m) { return write_message(id::kHello, m, 3, kSerialize, "v4 Hello"); }
+Bytes encode(const Ping& m) { return write_message(id::kPing, m, 9, kSerialize, "v4 Ping"); }
+Bytes encode(const OpenSchool& m) { return write_message(id::kOpenSchool, m, 5, kSerialize, "v4 OpenSchool"); }
+Bytes encode(const CloseSchool& m) { return write_message(id::kCloseSchool, m, 1, kSerialize, "v4 CloseSchool"); }
+Bytes encode(const SetRunning& m) { return write_message(id::kSetRunning, m, 2, kSerialize, "v4 SetRunning"); }
+Bytes encode(const SetSpeed& m) { return write_message(id::kSetSpeed, m, 2, kSerialize, "v4 SetSpeed"); }
+Bytes encode(const Welcome& m) { return write_message(id::kWelcome, m, 4, kSerialize, "v4 Welcome"); }
+Bytes encode(const Pong& m) { return write_message(id::kPong, m, 13, kSerialize, "v4 Pong"); }
+Bytes encode(const Clock& m) { return write_message(id::kClock, m, 15, kSerialize, "v4 Clock"); }
+Bytes encode(const SchoolGone& m) { return write_message(id::kSchoolGone, m, 5, kSerialize, "v4 SchoolGone"); }
+Bytes encode(const MapSnapshot& m) { return write_message(id::kMapSnapshot, m, map_snapshot_size(m), kSerialize, "v4 MapSnapshot"); }
 
 }  // namespace hschool::protocol::v4
