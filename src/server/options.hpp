@@ -18,7 +18,7 @@ struct ServerOptions {
     std::filesystem::path mods_path = "mods";
     std::filesystem::path web_root = "client/dist";
     std::string log_level = "info";
-    int io_threads = 1;
+    int io_threads = 2;  // network threads; the writes to sockets are most of the server's CPU
     sim::arena::ArenaSettings arena;
     std::optional<std::filesystem::path> record_path;
 };
