@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages and npm modules the build and tests need, only when missing.
-# Usage: scripts/install-deps.sh [build|test]   (test adds the browser and fuzzing toolchain)
+# Usage: scripts/install-deps.sh [build|test|bench]   (test adds the browser and fuzzing toolchain,
+# bench adds Google Benchmark and the Python that drives the load suite)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +14,9 @@ packages=(
 )
 # Node.js may come from elsewhere with npm bundled; Debian's packages only when there is none.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+if [ "$mode" = bench ]; then
+  packages+=(libbenchmark-dev python3)
+fi
 if [ "$mode" = test ]; then
   packages+=(libgtest-dev libgmock-dev googletest libbenchmark-dev clang-14 libclang-rt-14-dev chromium)
 fi
