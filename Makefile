@@ -6,6 +6,9 @@ ASAN_BUILD := build/asan
 FUZZ_BUILD := build/fuzz
 FUZZ_SECONDS ?= 15
 PORT ?= 8080
+# ccache (when installed) hits across checkouts: paths below the repo are hashed relative to it.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
 
 .PHONY: run test deps test-deps build server client test-cpp test-asan test-fuzz test-client test-e2e bench clean
 
