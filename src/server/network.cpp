@@ -95,12 +95,15 @@ private:
             spdlog::debug("event=ws_accept_failed error=\"{}\"", ec.message());
             return;
         }
+        // Only a weak reference: the loop may hold this outbox after the session and even the
+        // io_context are gone, and a copied strand executor would then dangle.
         std::weak_ptr<WsSession> weak = weak_from_this();
-        auto executor = ws_.get_executor();
-        outbox_ = std::make_shared<Outbox>([weak, executor] {
-            net::post(executor, [weak] {
-                if (auto self = weak.lock()) self->do_write();
-            });
+        outbox_ = std::make_shared<Outbox>([weak] {
+            if (auto session = weak.lock()) {
+                net::post(session->ws_.get_executor(), [weak] {
+                    if (auto self = weak.lock()) self->do_write();
+                });
+            }
         });
         shared_.sessions.add(id_, outbox_);
         shared_.metrics.connection_opened(WireVersion::None);
