@@ -1,21 +1,12 @@
 // The create dialog's map editor: a room added and named in the UI arrives in the school's map.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { launch, newPage, screenshot, serverUrl, waitUntil } from './support/browser.mjs';
-import { E2E_NAME_PREFIX, deleteLeftoverE2eSchools } from './support/api.mjs';
+import { E2E_NAME_PREFIX, chromiumWithAFreeSchoolSlot } from './support/api.mjs';
 
 const ROOM_NAME = 'E2E Room 42';
 
-let session;
-before(async () => {
-  const list = await deleteLeftoverE2eSchools();
-  assert.ok(list.schools.length < list.maxSchools, `the server is at its school limit (${list.maxSchools}); free a slot`);
-  session = await launch();
-});
-after(async () => {
-  await session?.close();
-  await deleteLeftoverE2eSchools().catch(() => {});
-});
+const session = chromiumWithAFreeSchoolSlot(launch);
 
 test('a room added in the map editor shows up in the opened school, in both languages', async () => {
   const a = await newPage(session.browser);

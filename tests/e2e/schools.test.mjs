@@ -1,23 +1,14 @@
 // Menu → create (with a rejected name) → open → clock runs, pauses, speeds up → deleted elsewhere.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { debugState, launch, newPage, screenshot, serverUrl, waitUntil } from './support/browser.mjs';
-import { E2E_NAME_PREFIX, createSchool, deleteLeftoverE2eSchools, listSchools } from './support/api.mjs';
+import { E2E_NAME_PREFIX, chromiumWithAFreeSchoolSlot, createSchool, deleteLeftoverE2eSchools, listSchools } from './support/api.mjs';
 
 const TOO_LONG_NAME = 'x'.repeat(41);
 const RATE_WINDOW_MS = 1500; // long enough that network jitter is small against it
 const PAUSE_WATCH_MS = 1200; // a paused clock must not move for this long
 
-let session;
-before(async () => {
-  const list = await deleteLeftoverE2eSchools();
-  assert.ok(list.schools.length < list.maxSchools, `the server is at its school limit (${list.maxSchools}); free a slot`);
-  session = await launch();
-});
-after(async () => {
-  await session?.close();
-  await deleteLeftoverE2eSchools().catch(() => {});
-});
+const session = chromiumWithAFreeSchoolSlot(launch);
 
 async function gameTime(page) {
   const value = await page.getAttribute('[data-testid="clock"]', 'data-game-time-ms');

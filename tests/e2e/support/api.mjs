@@ -1,4 +1,6 @@
 // Direct REST calls for test set-up and clean-up (never for the behaviour under test).
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { serverUrl } from './browser.mjs';
 
 export const E2E_NAME_PREFIX = 'e2e ';
@@ -29,4 +31,20 @@ export async function createSchool(name) {
   });
   if (response.status !== 201) throw new Error(`POST /api/schools: ${response.status} ${await response.text()}`);
   return response.json();
+}
+
+// Hooks for a file of school tests: clear leftovers, insist on a free slot, launch Chromium once.
+// The returned object's `browser` is usable inside tests.
+export function chromiumWithAFreeSchoolSlot(launch) {
+  const holder = { session: null, get browser() { return this.session.browser; } };
+  before(async () => {
+    const list = await deleteLeftoverE2eSchools();
+    assert.ok(list.schools.length < list.maxSchools, `the server is at its school limit (${list.maxSchools}); free a slot`);
+    holder.session = await launch();
+  });
+  after(async () => {
+    await holder.session?.close();
+    await deleteLeftoverE2eSchools().catch(() => {});
+  });
+  return holder;
 }
