@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <utility>
+
 #include "server/metrics.hpp"
 #include "server/replay_recorder.hpp"
 
@@ -27,6 +29,7 @@ void ArenaService::join(const cmd::ArenaJoin& command) {
     command.connection.outbox->push_welcome(make_frame(protocol::v1::encode(protocol::v1::Welcome{
         protocol::v1::kVersion, player_id, settings.tick_rate, settings.width, settings.height})));
     index_.emplace(command.connection.id, players_.size());
+    audience_.add(command.connection);
     players_.push_back({command.connection, player_id});
     spdlog::info("event=arena_join connection={} player={} players={}", command.connection.id, player_id,
                  players_.size());
@@ -45,6 +48,7 @@ void ArenaService::disconnect(ConnectionId connection) {
     apply(sim::arena::LeaveCommand{players_[at].player_id});
     spdlog::info("event=arena_leave connection={} player={}", connection, players_[at].player_id);
     index_.erase(found);
+    audience_.remove(connection);
     if (at + 1 != players_.size()) {
         players_[at] = std::move(players_.back());
         index_[players_[at].connection.id] = at;
@@ -53,7 +57,9 @@ void ArenaService::disconnect(ConnectionId connection) {
 }
 
 void ArenaService::step() {
+    const auto started = std::chrono::steady_clock::now();
     world_.step();
+    simulating_ += std::chrono::steady_clock::now() - started;
     if (recorder_) {
         recorder_->record(world_.tick(), applied_this_tick_, world_.state_hash());
         applied_this_tick_.clear();
@@ -61,12 +67,13 @@ void ArenaService::step() {
 }
 
 void ArenaService::broadcast() {
+    const auto simulated = std::exchange(simulating_, {});
     if (players_.empty()) return;
+    const auto started = std::chrono::steady_clock::now();
     world_.capture_snapshot(scratch_);
     const Frame frame = make_frame(protocol::v1::encode(scratch_));
-    std::size_t dropped = 0;
-    for (const auto& player : players_) dropped += player.connection.outbox->push_tick(frame);
-    metrics_.frames_dropped(WireVersion::Arena, dropped);
+    metrics_.arena_simulate(std::chrono::duration<double>(simulated + (std::chrono::steady_clock::now() - started)).count());
+    audience_.deliver(*fanout_, frame, WireVersion::Arena);
 }
 
 }  // namespace hschool::server

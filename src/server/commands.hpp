@@ -16,6 +16,7 @@ using ConnectionId = std::uint64_t;
 struct ConnectionRef {
     ConnectionId id = 0;
     std::shared_ptr<Outbox> outbox;
+    std::uint32_t shard = 0;  // the network thread that writes this connection
 };
 
 class World;

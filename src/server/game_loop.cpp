@@ -5,6 +5,7 @@
 #include "server/limits.hpp"
 #include "server/metrics.hpp"
 #include "server/step_plan.hpp"
+#include "server/wake_batch.hpp"
 #include "server/world.hpp"
 
 namespace hschool::server {
@@ -86,8 +87,11 @@ void GameLoop::run() {
             metrics_.steps_dropped(static_cast<std::uint64_t>(plan.dropped));
         }
         next = plan.next_deadline;
-        drain_commands();
-        step_all(plan.steps);
+        {
+            const WakeBatch wakes;  // network threads start writing once the whole broadcast is queued
+            drain_commands();
+            step_all(plan.steps);
+        }
         const auto took = Clock::now() - started;
         metrics_.tick(std::chrono::duration<double>(took).count());
         if (took > period_) metrics_.tick_overrun();

@@ -10,7 +10,13 @@ using namespace std::chrono_literals;
 
 inline constexpr auto kHelloDeadline = 5s;                   // Hello must arrive within this
 inline constexpr std::size_t kTickFrameRing = 32;            // tick frames buffered per connection
-inline constexpr std::size_t kReadChunkBytes = 16 * 1024;      // one read of a WebSocket frame's payload
+inline constexpr std::size_t kReadBufferBytes = 2 * 1024;     // per connection; client frames are small, big ones take several reads
+inline constexpr int kMaxReadsPerWake = 8;                   // then other connections of the thread get a turn
+inline constexpr std::size_t kMaxFramesPerWrite = 32;        // frames gathered into one sendmsg
+inline constexpr std::size_t kMaxBytesPerWrite = 256 * 1024;
+inline constexpr std::size_t kMaxFlushesPerTurn = 32;         // connections written before reads get a turn
+inline constexpr int kNetworkThreadNice = 5;                // network threads yield to the loop thread
+inline constexpr auto kHandshakeTimeout = 30s;               // the upgrade response must be written within this
 inline constexpr std::size_t kMaxSkippedFrameBytes = 1024 * 1024;  // oversize skipped to send a clean 1009; beyond, a hard drop
 inline constexpr std::size_t kMaxReliableFrames = 256;       // reliable frames queued before we give up
 inline constexpr std::size_t kMaxReliableBytes = 8 * 1024 * 1024;

@@ -30,6 +30,7 @@ struct Metrics::Families {
     std::array<prometheus::Gauge*, 3> connections{};
     std::array<prometheus::Counter*, 3> frames_in{}, bytes_in{}, frames_out{}, bytes_out{}, dropped{}, rejected{};
     prometheus::Histogram* tick = nullptr;
+    prometheus::Histogram* arena_simulate = nullptr;
     prometheus::Counter* overruns = nullptr;
     prometheus::Counter* steps_dropped = nullptr;
 };
@@ -60,6 +61,9 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
     f_->tick = &BuildHistogram().Name("hschool_tick_duration_seconds").Help("Time spent in one loop wake-up: commands, steps, broadcast")
                     .Register(*registry_)
                     .Add({}, Histogram::BucketBoundaries{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1});
+    f_->arena_simulate = &BuildHistogram().Name("hschool_arena_simulate_seconds").Help("Arena steps plus snapshot capture and encode, per wake-up with players")
+                              .Register(*registry_)
+                              .Add({}, Histogram::BucketBoundaries{0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01});
     f_->overruns = &BuildCounter().Name("hschool_tick_overruns_total").Help("Wake-ups that took longer than one tick").Register(*registry_).Add({});
     f_->steps_dropped = &BuildCounter().Name("hschool_steps_dropped_total").Help("Steps skipped after a stall longer than the catch-up limit").Register(*registry_).Add({});
 }
@@ -76,8 +80,8 @@ void Metrics::frame_in(WireVersion v, std::size_t bytes) {
     f_->frames_in[slot(v)]->Increment();
     f_->bytes_in[slot(v)]->Increment(static_cast<double>(bytes));
 }
-void Metrics::frame_out(WireVersion v, std::size_t bytes) {
-    f_->frames_out[slot(v)]->Increment();
+void Metrics::frames_out(WireVersion v, std::size_t frames, std::size_t bytes) {
+    f_->frames_out[slot(v)]->Increment(static_cast<double>(frames));
     f_->bytes_out[slot(v)]->Increment(static_cast<double>(bytes));
 }
 void Metrics::frames_dropped(WireVersion v, std::size_t count) {
@@ -86,6 +90,7 @@ void Metrics::frames_dropped(WireVersion v, std::size_t count) {
 void Metrics::close_sent(std::uint16_t code) { f_->closes->Add({{"code", std::to_string(code)}}).Increment(); }
 void Metrics::decode_rejected(WireVersion v) { f_->rejected[slot(v)]->Increment(); }
 void Metrics::tick(double seconds) { f_->tick->Observe(seconds); }
+void Metrics::arena_simulate(double seconds) { f_->arena_simulate->Observe(seconds); }
 void Metrics::tick_overrun() { f_->overruns->Increment(); }
 void Metrics::steps_dropped(std::uint64_t steps) { f_->steps_dropped->Increment(static_cast<double>(steps)); }
 void Metrics::http_request(unsigned status) { f_->http->Add({{"status", std::to_string(status)}}).Increment(); }

@@ -25,11 +25,12 @@ public:
     void connection_closed(WireVersion v);
     void connection_promoted(WireVersion to);  // None → the Hello's version
     void frame_in(WireVersion v, std::size_t bytes);
-    void frame_out(WireVersion v, std::size_t bytes);
+    void frames_out(WireVersion v, std::size_t frames, std::size_t bytes);  // one call per write
     void frames_dropped(WireVersion v, std::size_t count);
     void close_sent(std::uint16_t code);
     void decode_rejected(WireVersion v);
     void tick(double seconds);
+    void arena_simulate(double seconds);  // arena steps + snapshot capture and encode, per wake-up
     void tick_overrun();
     void steps_dropped(std::uint64_t steps);
     void http_request(unsigned status);

@@ -4,13 +4,21 @@
 
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <array>
+#include <cerrno>
+#include <cstring>
 #include <condition_variable>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <thread>
 #include <unordered_map>
 #include <vector>
@@ -19,11 +27,14 @@
 #include "protocol/v1.hpp"
 #include "protocol/v4.hpp"
 #include "server/commands.hpp"
+#include "server/fanout.hpp"
 #include "server/game_loop.hpp"
 #include "server/http_router.hpp"
 #include "server/limits.hpp"
 #include "server/metrics.hpp"
 #include "server/outbox.hpp"
+#include "server/wake_batch.hpp"
+#include "server/ws_frame.hpp"
 
 namespace hschool::server {
 
@@ -72,38 +83,148 @@ struct Shared {
     std::atomic<ConnectionId> next_connection{1};
 };
 
-class WsSession : public std::enable_shared_from_this<WsSession> {
-public:
-    WsSession(tcp::socket&& socket, Shared& shared)
-        : ws_(std::move(socket)),
-          hello_timer_(ws_.get_executor()),
-          force_close_timer_(ws_.get_executor()),
-          shared_(shared),
-          id_(shared.next_connection.fetch_add(1)) {}
+class WsSession;
 
-    void run(http::request<http::string_body> request) {
-        ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
-        ws_.read_message_max(protocol::v1::kMaxInboundFrameBytes + kMaxSkippedFrameBytes);  // Beast's hard cap
-        ws_.auto_fragment(false);
-        ws_.binary(true);
-        ws_.async_accept(request, beast::bind_front_handler(&WsSession::on_accept, shared_from_this()));
+// Sessions of one network thread whose outbox has something to send. A tick marks thousands of
+// sessions ready; they cost one post per thread, not one per connection, and are written in one pass.
+class WriteScheduler final : public WakeTarget {
+public:
+    explicit WriteScheduler(net::io_context& ioc) : ioc_(ioc) {}
+
+    // From any thread.
+    void mark_ready(std::shared_ptr<WsSession> session) {
+        std::unique_lock lock(mutex_);
+        if (!open_) return;
+        ready_.push_back(std::move(session));
+        post_drain(lock);
+    }
+
+    // What the loop's WakeBatch collected for this thread during one wake-up.
+    void wake_all(std::vector<std::shared_ptr<void>>& sessions) override {
+        std::unique_lock lock(mutex_);
+        if (!open_) return;
+        for (auto& session : sessions) ready_.push_back(std::static_pointer_cast<WsSession>(std::move(session)));
+        post_drain(lock);
+    }
+
+    // Its thread has stopped and the io_context is about to go: nothing may be posted to it any
+    // more, and the sessions held here go now, while their io_context still exists.
+    void shut() {
+        std::lock_guard lock(mutex_);
+        open_ = false;
+        ready_.clear();
+        draining_.clear();
+        drained_ = 0;
     }
 
 private:
-    void on_accept(beast::error_code ec) {
-        if (ec) {
-            spdlog::debug("event=ws_accept_failed error=\"{}\"", ec.message());
+    void post_drain(std::unique_lock<std::mutex>& lock) {
+        if (drain_posted_) return;
+        drain_posted_ = true;
+        lock.unlock();
+        net::post(ioc_, [this] { drain(); });
+    }
+    void drain();
+
+    net::io_context& ioc_;
+    std::mutex mutex_;
+    std::vector<std::shared_ptr<WsSession>> ready_;
+    std::vector<std::shared_ptr<WsSession>> draining_;  // only the thread touches these two
+    std::size_t drained_ = 0;
+    bool drain_posted_ = false;
+    bool open_ = true;
+};
+
+// One per network thread: its io_context (run by that thread alone, so its sessions need no
+// strands) and the write scheduler of its sessions.
+struct NetworkThread {
+    explicit NetworkThread(std::uint32_t i) : index(i), writer(std::make_shared<WriteScheduler>(ioc)) {}
+    const std::uint32_t index;  // the shard of its connections
+    net::io_context ioc{1};
+    std::shared_ptr<WriteScheduler> writer;
+    net::executor_work_guard<net::io_context::executor_type> work = net::make_work_guard(ioc);
+    std::thread thread;
+};
+
+// Tick frames reach each thread's connections as one task per group: the thread pushes into its
+// own outboxes and writes them in the same pass.
+class ThreadFanOut final : public FanOut {
+public:
+    ThreadFanOut(std::vector<std::unique_ptr<NetworkThread>>& threads, Metrics& metrics) : threads_(threads), metrics_(metrics) {}
+
+    void deliver(std::uint32_t shard, Frame frame, std::shared_ptr<const OutboxList> outboxes, WireVersion version) override {
+        NetworkThread& thread = *threads_[shard % threads_.size()];
+        net::post(thread.ioc, [frame = std::move(frame), outboxes = std::move(outboxes), version, &metrics = metrics_] {
+            const WakeBatch wakes;  // one drain for the whole list
+            metrics.frames_dropped(version, push_tick_to_all(*outboxes, frame));
+        });
+    }
+
+private:
+    std::vector<std::unique_ptr<NetworkThread>>& threads_;
+    Metrics& metrics_;
+};
+
+// A WebSocket connection after Beast has answered the upgrade: frames are read and written here
+// directly (ws_frame), so a shared tick frame goes out as pre-framed bytes, several per sendmsg.
+class WsSession : public std::enable_shared_from_this<WsSession> {
+public:
+    WsSession(tcp::socket&& socket, Shared& shared, NetworkThread& thread)
+        : socket_(std::move(socket)),
+          hello_timer_(socket_.get_executor()),
+          force_close_timer_(socket_.get_executor()),
+          shared_(shared),
+          thread_(thread),
+          id_(shared.next_connection.fetch_add(1)),
+          reader_(protocol::v1::kMaxInboundFrameBytes) {}  // the larger limit until Hello says which
+
+    // Beast answers the upgrade; the socket then comes back to us for the frames.
+    void run(http::request<http::string_body> request) {
+        auto handshake = std::make_shared<websocket::stream<tcp::socket>>(std::move(socket_));
+        websocket::stream_base::timeout timeouts{};
+        timeouts.handshake_timeout = kHandshakeTimeout;
+        timeouts.idle_timeout = websocket::stream_base::none();
+        timeouts.keep_alive_pings = false;
+        handshake->set_option(timeouts);
+        handshake->async_accept(request, [self = shared_from_this(), handshake](beast::error_code ec) {
+            if (ec) {
+                spdlog::debug("event=ws_accept_failed error=\"{}\"", ec.message());
+                return;
+            }
+            self->socket_ = std::move(handshake->next_layer());
+            self->on_open();
+        });
+    }
+
+    // Called by the write scheduler on this session's thread.
+    void flush() {
+        if (finished_) return;
+        if (write_waiting_) {
+            // A close waits for the write in flight; a peer that never reads must not hold it forever.
+            if (outbox_->close_requested()) arm_force_close();
             return;
         }
-        // Only a weak reference: the loop may hold this outbox after the session and even the
-        // io_context are gone, and a copied strand executor would then dangle.
+        while (gather() && write_batch()) {
+        }
+    }
+
+private:
+    void on_open() {
+        beast::error_code ec;
+        socket_.non_blocking(true, ec);
+        if (!ec) socket_.set_option(tcp::no_delay(true), ec);  // a Pong must not wait for an ACK
+        if (ec) {
+            spdlog::debug("event=ws_setup_failed error=\"{}\"", ec.message());
+            return;
+        }
+        // Only weak references: the loop may hold this outbox after the session and even the
+        // io_context are gone; the scheduler refuses work once its thread has shut.
         std::weak_ptr<WsSession> weak = weak_from_this();
-        outbox_ = std::make_shared<Outbox>([weak] {
-            if (auto session = weak.lock()) {
-                net::post(session->ws_.get_executor(), [weak] {
-                    if (auto self = weak.lock()) self->do_write();
-                });
-            }
+        std::shared_ptr<WriteScheduler> writer = thread_.writer;
+        std::shared_ptr<WakeTarget> target = writer;  // the same object, kept as the type WakeBatch compares
+        outbox_ = std::make_shared<Outbox>([weak, writer, target] {
+            std::shared_ptr<void> session = weak.lock();
+            if (session && !WakeBatch::defer(target, session)) writer->mark_ready(std::static_pointer_cast<WsSession>(std::move(session)));
         });
         shared_.sessions.add(id_, outbox_);
         shared_.metrics.connection_opened(WireVersion::None);
@@ -115,36 +236,62 @@ private:
         do_read();
     }
 
-    // Frames are read in pieces so an oversized one can be skipped to its end: the close 1009
-    // then goes out on a clean stream instead of the peer seeing a reset.
     void do_read() {
-        ws_.async_read_some(buffer_, kReadChunkBytes, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
+        socket_.async_read_some(net::buffer(read_buffer_), beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
     }
 
     void on_read(beast::error_code ec, std::size_t bytes) {
-        if (ec) {
-            finish(ec);
-            return;  // Beast must not be read again after a failed read
-        }
-        message_bytes_ += bytes;
-        if (message_bytes_ > read_limit_) buffer_.consume(buffer_.size());  // never buffer past the limit
-        if (!ws_.is_message_done()) return do_read();
-        shared_.metrics.frame_in(version_, message_bytes_);
-        if (!closing_) {
-            if (message_bytes_ > read_limit_) {
-                close(CloseCode::MessageTooBig, "frame larger than this protocol version allows");
-            } else {
-                const auto data = buffer_.cdata();
-                handle_frame(protocol::ByteView(static_cast<const std::uint8_t*>(data.data()), data.size()));
+        for (int reads = 1;; ++reads) {
+            if (ec) return finish(ec);
+            reader_.feed(protocol::ByteView(read_buffer_.data(), bytes));
+            while (auto event = reader_.next()) {
+                handle_event(*event);
+                if (finished_) return;
             }
+            if (replied_) {  // a Pong goes out now, not after the thread's other work
+                replied_ = false;
+                flush();
+            }
+            if (reader_.skipped_bytes() > kMaxSkippedFrameBytes) return close_socket();  // not worth a clean close
+            // A full buffer means more may be waiting: read on without going back to the reactor.
+            if (bytes < read_buffer_.size() || reads >= kMaxReadsPerWake) break;
+            bytes = socket_.read_some(net::buffer(read_buffer_), ec);
+            if (ec == net::error::would_block) break;
         }
-        buffer_.consume(buffer_.size());
-        message_bytes_ = 0;
         do_read();
     }
 
+    void handle_event(const ws::Event& event) {
+        using Kind = ws::Event::Kind;
+        switch (event.kind) {
+            case Kind::Message:
+                shared_.metrics.frame_in(version_, event.payload.size());
+                if (closing_) return;
+                if (event.text) return reject("text frames are not accepted");
+                return handle_frame(event.payload);
+            case Kind::Ping:
+                if (!closing_) send_reliable(make_frame(event.payload, ws::Opcode::Pong));
+                return;
+            case Kind::Pong:
+                return;
+            case Kind::Close:
+                peer_closed_ = true;
+                if (close_sent_) return close_socket();  // the handshake is complete
+                // Echo the peer's code, as RFC 6455 §5.5.1 asks.
+                return close(event.close_code == ws::kNoStatusCode ? CloseCode::Normal : static_cast<CloseCode>(event.close_code), "");
+            case Kind::TooBig:
+                shared_.metrics.frame_in(version_, 0);
+                if (!closing_) close(CloseCode::MessageTooBig, "frame larger than this protocol version allows");
+                return;
+            case Kind::ProtocolError:
+                spdlog::debug("event=ws_protocol_error connection={} reason=\"{}\"", id_, event.reason);
+                shared_.metrics.decode_rejected(version_);
+                close(CloseCode::ProtocolError, "WebSocket protocol violation");
+                return;
+        }
+    }
+
     void handle_frame(protocol::ByteView frame) {
-        if (!ws_.got_binary()) return reject("text frames are not accepted");
         switch (version_) {
             case WireVersion::None: return handle_hello(frame);
             case WireVersion::Arena: return handle_arena(frame);
@@ -159,12 +306,12 @@ private:
             const auto decoded = protocol::v1::decode_client(frame);
             if (!decoded) return reject(protocol::describe(decoded.error()));
             promote(WireVersion::Arena, protocol::v1::kMaxInboundFrameBytes);
-            shared_.loop.post(cmd::ArenaJoin{{id_, outbox_}, std::get<protocol::v1::Hello>(*decoded).name});
+            shared_.loop.post(cmd::ArenaJoin{{id_, outbox_, thread_.index}, std::get<protocol::v1::Hello>(*decoded).name});
         } else if (*version == protocol::v4::kVersion) {
             const auto decoded = protocol::v4::decode_client(frame);
             if (!decoded) return reject(protocol::describe(decoded.error()));
             promote(WireVersion::Schools, protocol::v4::kMaxInboundFrameBytes);
-            shared_.loop.post(cmd::SchoolsJoin{{id_, outbox_}, protocol::v4::locale_of(std::get<protocol::v4::Hello>(*decoded))});
+            shared_.loop.post(cmd::SchoolsJoin{{id_, outbox_, thread_.index}, protocol::v4::locale_of(std::get<protocol::v4::Hello>(*decoded))});
         } else {
             close(CloseCode::ProtocolError, "unsupported protocol version");
         }
@@ -173,8 +320,7 @@ private:
     void promote(WireVersion version, std::size_t read_limit) {
         hello_timer_.cancel();
         version_ = version;
-        read_limit_ = read_limit;
-        ws_.read_message_max(read_limit + kMaxSkippedFrameBytes);
+        reader_.set_max_message_bytes(read_limit);
         shared_.metrics.connection_promoted(version);
         spdlog::debug("event=hello connection={} version={}", id_, static_cast<int>(version));
     }
@@ -192,7 +338,7 @@ private:
                     shared_.loop.post(cmd::ArenaInput{id_, m.sequence, m.buttons});
                 } else if constexpr (std::is_same_v<M, v1::Ping>) {
                     // Answered here, not on the next tick, so the round trip measures the network.
-                    send_reliable(v1::encode(v1::Pong{m.client_time_ms, shared_.loop.tick()}));
+                    send_reliable(make_frame(v1::encode(v1::Pong{m.client_time_ms, shared_.loop.tick()})));
                 }
             },
             decoded.value());
@@ -208,7 +354,7 @@ private:
                 if constexpr (std::is_same_v<M, v4::Hello>) {
                     reject("second Hello");
                 } else if constexpr (std::is_same_v<M, v4::Ping>) {
-                    send_reliable(v4::encode(v4::Pong{m.client_time_ms, shared_.loop.tick()}));
+                    send_reliable(make_frame(v4::encode(v4::Pong{m.client_time_ms, shared_.loop.tick()})));
                 } else if constexpr (std::is_same_v<M, v4::OpenSchool>) {
                     shared_.loop.post(cmd::OpenSchool{id_, m.school_id});
                 } else if constexpr (std::is_same_v<M, v4::CloseSchool>) {
@@ -222,39 +368,100 @@ private:
             decoded.value());
     }
 
-    void send_reliable(protocol::Bytes bytes) { outbox_->push_reliable(make_frame(std::move(bytes))); }
+    void send_reliable(Frame frame) {
+        replied_ = true;
+        outbox_->push_reliable(std::move(frame));
+    }
 
     void reject(const char* why) {
         shared_.metrics.decode_rejected(version_);
         close(CloseCode::InvalidPayload, why);
     }
 
-    // Closing goes through the outbox so it waits for a write in flight, never racing it.
-    void close(CloseCode code, const char* reason) { outbox_->request_close({code, reason}); }
-
-    void do_write() {
-        if (finished_ || closing_) return;
-        if (writing_) {
-            // A close waits for the write in flight; a peer that never reads must not hold it forever.
-            if (outbox_->close_requested()) arm_force_close();
-            return;
-        }
-        auto next = outbox_->next();
-        if (next.close) return do_close(*next.close);
-        if (!next.frame) return;
-        writing_ = true;
-        const auto& frame = *next.frame;
-        ws_.async_write(net::buffer(frame.data(), frame.size()),
-                        [self = shared_from_this(), keep = std::move(next.frame)](beast::error_code ec, std::size_t n) {
-                            self->on_write(ec, n);
-                        });
+    // Closing goes through the outbox so the Close frame follows what is being written, never splits it.
+    void close(CloseCode code, const char* reason) {
+        closing_ = true;
+        outbox_->request_close({code, reason});
     }
 
-    void on_write(beast::error_code ec, std::size_t bytes) {
-        writing_ = false;
-        if (ec) return;  // the read side sees the failure too and finishes the session
-        shared_.metrics.frame_out(version_, bytes);
-        do_write();
+    // Takes what the outbox holds into the batch; false when there is nothing to write.
+    bool gather() {
+        std::size_t bytes = 0;
+        for (const auto& frame : batch_) bytes += frame->size();
+        while (!close_sent_ && batch_.size() < kMaxFramesPerWrite && bytes < kMaxBytesPerWrite) {
+            auto next = outbox_->next();
+            if (next.close) {
+                queue_close(*next.close);
+                break;
+            }
+            if (!next.frame) break;
+            bytes += next.frame->size();
+            batch_.push_back(std::move(next.frame));
+        }
+        return !batch_.empty();
+    }
+
+    void queue_close(CloseRequest request) {
+        close_sent_ = true;  // from here on the outbox has nothing more for us
+        closing_ = true;
+        arm_force_close();  // the peer gets kCloseGrace to answer our close frame
+        hello_timer_.cancel();
+        if (!peer_closed_) shared_.metrics.close_sent(static_cast<std::uint16_t>(request.code));
+        spdlog::debug("event=ws_close connection={} code={} reason=\"{}\"", id_, static_cast<int>(request.code), request.reason);
+        close_frame_index_ = batch_.size();
+        batch_.push_back(make_frame(ws::close_payload(static_cast<std::uint16_t>(request.code), request.reason), ws::Opcode::Close));
+    }
+
+    // One sendmsg for the whole batch; true when all of it went and the caller may gather more.
+    bool write_batch() {
+        std::array<net::const_buffer, kMaxFramesPerWrite + 1> buffers;
+        std::size_t count = 0;
+        for (const auto& frame : batch_) {
+            const auto wire = frame->wire();
+            buffers[count++] = net::buffer(wire.data(), wire.size());
+        }
+        buffers[0] += batch_offset_;
+        beast::error_code ec;
+        std::size_t written = socket_.write_some(std::span(buffers.data(), count), ec);
+        if (ec == net::error::would_block) {
+            written = 0;
+        } else if (ec) {
+            close_socket();  // the read side finishes the session
+            return false;
+        }
+        consume_written(written);
+        if (!batch_.empty()) {
+            write_waiting_ = true;
+            socket_.async_wait(tcp::socket::wait_write, [self = shared_from_this()](beast::error_code wait_ec) {
+                self->write_waiting_ = false;
+                if (self->finished_) return;
+                if (wait_ec) return self->close_socket();
+                if (self->write_batch()) self->flush();
+            });
+            return false;
+        }
+        return !close_written_;
+    }
+
+    void consume_written(std::size_t written) {
+        std::size_t frames = 0, payload_bytes = 0, index = 0;
+        written += batch_offset_;
+        while (index < batch_.size() && written >= batch_[index]->size()) {
+            written -= batch_[index]->size();
+            if (close_frame_index_ && *close_frame_index_ == index) {
+                close_written_ = true;
+            } else {
+                ++frames;
+                payload_bytes += batch_[index]->payload().size();
+            }
+            ++index;
+        }
+        batch_.erase(batch_.begin(), batch_.begin() + static_cast<std::ptrdiff_t>(index));
+        batch_offset_ = written;
+        if (close_frame_index_) close_frame_index_ = *close_frame_index_ >= index ? std::optional(*close_frame_index_ - index) : std::nullopt;
+        if (frames > 0) shared_.metrics.frames_out(version_, frames, payload_bytes);
+        // Our Close is out: a peer that already sent its own, or whose stream is broken, is done.
+        if (close_written_ && (peer_closed_ || reader_.failed())) close_socket();
     }
 
     void arm_force_close() {
@@ -262,32 +469,24 @@ private:
         force_close_armed_ = true;
         force_close_timer_.expires_after(kCloseGrace);
         force_close_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
-            if (!ec && !self->finished_) {
-                beast::error_code ignored;
-                self->ws_.next_layer().close(ignored);
-            }
+            if (!ec && !self->finished_) self->close_socket();
         });
     }
 
-    void do_close(CloseRequest request) {
-        arm_force_close();  // the peer gets kCloseGrace to answer our close frame
-        closing_ = true;
-        hello_timer_.cancel();
-        shared_.metrics.close_sent(static_cast<std::uint16_t>(request.code));
-        spdlog::debug("event=ws_close connection={} code={} reason=\"{}\"", id_, static_cast<int>(request.code),
-                      request.reason);
-        websocket::close_reason reason;
-        reason.code = static_cast<std::uint16_t>(request.code);
-        reason.reason = request.reason;
-        ws_.async_close(reason, [self = shared_from_this()](beast::error_code) {});
+    // Ends the TCP connection; the pending read then fails and finishes the session.
+    void close_socket() {
+        beast::error_code ignored;
+        socket_.shutdown(tcp::socket::shutdown_both, ignored);
+        socket_.close(ignored);
     }
 
     void finish(beast::error_code ec) {
+        close_socket();
         if (finished_ || !opened_) return;
         finished_ = true;
         hello_timer_.cancel();
         force_close_timer_.cancel();
-        if (ec == websocket::error::message_too_big) shared_.metrics.close_sent(static_cast<std::uint16_t>(CloseCode::MessageTooBig));
+        batch_.clear();
         if (version_ != WireVersion::None) shared_.loop.post(cmd::Disconnect{id_});
         outbox_->request_close({CloseCode::Normal, "finished"});  // the loop's pushes become no-ops
         shared_.sessions.remove(id_);
@@ -295,28 +494,51 @@ private:
         spdlog::debug("event=ws_finished connection={} reason=\"{}\"", id_, ec.message());
     }
 
-    // A plain socket underneath: the WebSocket stream keeps its own timers, and Beast's
-    // timeout-wrapping tcp_stream cost ~6% of the writer's CPU in the schools profile.
-    websocket::stream<tcp::socket> ws_;
-    beast::flat_buffer buffer_;
+    tcp::socket socket_;
     net::steady_timer hello_timer_;
     net::steady_timer force_close_timer_;
     Shared& shared_;
+    NetworkThread& thread_;
     const ConnectionId id_;
     std::shared_ptr<Outbox> outbox_;
     WireVersion version_ = WireVersion::None;
-    std::size_t read_limit_ = protocol::v1::kMaxInboundFrameBytes;  // the larger one until Hello says which
-    std::size_t message_bytes_ = 0;
+    ws::FrameReader reader_;
+    std::array<std::uint8_t, kReadBufferBytes> read_buffer_{};
+    std::vector<Frame> batch_;                      // frames being written, in order
+    std::size_t batch_offset_ = 0;                  // bytes of batch_.front() already sent
+    std::optional<std::size_t> close_frame_index_;  // where our Close sits in batch_
     bool opened_ = false;
-    bool writing_ = false;
-    bool closing_ = false;
+    bool replied_ = false;         // this read queued a reply: flush before waiting again
+    bool write_waiting_ = false;   // the socket was full: waiting for it to drain
+    bool closing_ = false;         // no more messages are acted on
+    bool close_sent_ = false;      // our Close is queued; nothing follows it
+    bool close_written_ = false;
+    bool peer_closed_ = false;
     bool finished_ = false;
     bool force_close_armed_ = false;
 };
 
+void WriteScheduler::drain() {
+    if (drained_ == draining_.size()) {  // a new round: take everything marked so far
+        draining_.clear();
+        drained_ = 0;
+        std::lock_guard lock(mutex_);
+        draining_.swap(ready_);
+        drain_posted_ = false;
+    }
+    const std::size_t end = std::min(draining_.size(), drained_ + kMaxFlushesPerTurn);
+    for (; drained_ < end; ++drained_) {
+        draining_[drained_]->flush();
+        draining_[drained_].reset();
+    }
+    // The rest waits one turn, so reads that arrived meanwhile (a Ping) are not stuck behind a whole tick.
+    if (drained_ < draining_.size()) net::post(ioc_, [this] { drain(); });
+}
+
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
 public:
-    HttpSession(tcp::socket&& socket, Shared& shared) : stream_(std::move(socket)), shared_(shared) {}
+    HttpSession(tcp::socket&& socket, Shared& shared, NetworkThread& thread)
+        : stream_(std::move(socket)), shared_(shared), thread_(thread) {}
 
     void run() {
         net::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, shared_from_this()));
@@ -350,7 +572,7 @@ private:
         if (websocket::is_upgrade(request)) {
             if (request.target() == "/ws/game") {
                 stream_.expires_never();
-                std::make_shared<WsSession>(stream_.release_socket(), shared_)->run(std::move(request));
+                std::make_shared<WsSession>(stream_.release_socket(), shared_, thread_)->run(std::move(request));
                 return;
             }
             return send_and_close(problem(404, "not-found", "Not found", "WebSocket endpoint is /ws/game"));
@@ -371,7 +593,7 @@ private:
         for (auto& c : content_type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         plain.content_type = std::move(content_type);
         plain.body = std::move(request.body());
-        // The handler may answer from another thread (the loop); the answer comes back to this strand.
+        // The handler may answer from another thread (the loop); the answer comes back to this connection's thread.
         shared_.router.handle(plain, [self = shared_from_this()](HttpResponse response) {
             net::post(self->stream_.get_executor(),
                       [self, response = std::move(response)]() mutable { self->send(std::move(response)); });
@@ -412,6 +634,7 @@ private:
     beast::flat_buffer buffer_;
     std::optional<http::request_parser<http::string_body>> parser_;
     Shared& shared_;
+    NetworkThread& thread_;
     bool keep_alive_ = true;
     bool head_ = false;
     int requests_served_ = 0;
@@ -421,31 +644,33 @@ private:
 
 struct Network::Impl {
     Impl(const NetworkConfig& c, GameLoop& loop, Metrics& metrics, const HttpRouter& router)
-        : config(c),
-          ioc(std::max(1, c.io_threads)),
-          acceptor(net::make_strand(ioc)),
-          shared{loop, metrics, router, {}, {}},
-          signals(signals_context, SIGINT, SIGTERM) {}
+        : config(c), shared{loop, metrics, router, {}, {}}, signals(signals_context, SIGINT, SIGTERM) {
+        for (int i = 0; i < std::max(1, c.io_threads); ++i) threads.push_back(std::make_unique<NetworkThread>(static_cast<std::uint32_t>(i)));
+        acceptor.emplace(threads.front()->ioc);
+    }
 
+    // Connections are dealt to the threads in turn; each stays on its thread for life.
     void do_accept() {
-        acceptor.async_accept(net::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
+        NetworkThread& thread = *threads[next_thread++ % threads.size()];
+        acceptor->async_accept(thread.ioc, [this, &thread](beast::error_code ec, tcp::socket socket) {
             if (ec) {
                 if (ec == net::error::operation_aborted) return;
                 spdlog::warn("event=accept_failed error=\"{}\"", ec.message());
             } else {
-                std::make_shared<HttpSession>(std::move(socket), shared)->run();
+                std::make_shared<HttpSession>(std::move(socket), shared, thread)->run();
             }
-            if (acceptor.is_open()) do_accept();
+            if (acceptor->is_open()) do_accept();
         });
     }
 
     NetworkConfig config;
-    net::io_context ioc;
-    tcp::acceptor acceptor;
     Shared shared;
-    std::vector<std::thread> threads;
+    std::vector<std::unique_ptr<NetworkThread>> threads;
+    ThreadFanOut fanout{threads, shared.metrics};
+    std::optional<tcp::acceptor> acceptor;  // on the first thread's io_context
+    std::size_t next_thread = 0;
     std::uint16_t bound_port = 0;
-    net::io_context signals_context;  // its own context: the handler must run even if the pool is busy
+    net::io_context signals_context;  // its own context: the handler must run even if the threads are busy
     net::signal_set signals;
 };
 
@@ -462,7 +687,7 @@ bool Network::listen() {
         return false;
     }
     const tcp::endpoint endpoint(address, impl_->config.port);
-    auto& acceptor = impl_->acceptor;
+    auto& acceptor = *impl_->acceptor;
     if (acceptor.open(endpoint.protocol(), ec); !ec) acceptor.set_option(net::socket_base::reuse_address(true), ec);
     if (!ec) acceptor.bind(endpoint, ec);
     if (!ec) acceptor.listen(net::socket_base::max_listen_connections, ec);
@@ -477,9 +702,19 @@ bool Network::listen() {
 
 std::uint16_t Network::port() const { return impl_->bound_port; }
 
+FanOut& Network::fanout() { return impl_->fanout; }
+
 void Network::start() {
     impl_->do_accept();
-    for (int i = 0; i < std::max(1, impl_->config.io_threads); ++i) impl_->threads.emplace_back([this] { impl_->ioc.run(); });
+    for (auto& thread : impl_->threads) {
+        NetworkThread* t = thread.get();
+        t->thread = std::thread([t] {
+            // Bulk writes yield to the loop thread, so a busy machine delays frames, not ticks.
+            if (setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kNetworkThreadNice) != 0)
+                spdlog::warn("event=network_thread_priority_unchanged error=\"{}\"", std::strerror(errno));
+            t->ioc.run();
+        });
+    }
 }
 
 void Network::wait_for_signal() {
@@ -488,9 +723,9 @@ void Network::wait_for_signal() {
 }
 
 void Network::close_all_connections() {
-    net::post(impl_->acceptor.get_executor(), [this] {
+    net::post(impl_->acceptor->get_executor(), [this] {
         beast::error_code ec;
-        impl_->acceptor.close(ec);
+        impl_->acceptor->close(ec);
     });
     impl_->shared.sessions.close_all({CloseCode::GoingAway, "server shutting down"});
     if (!impl_->shared.sessions.wait_until_empty(std::chrono::duration_cast<std::chrono::milliseconds>(kShutdownGrace)))
@@ -498,10 +733,14 @@ void Network::close_all_connections() {
 }
 
 void Network::stop() {
-    if (impl_->threads.empty()) return;
-    impl_->ioc.stop();
-    for (auto& thread : impl_->threads) thread.join();
-    impl_->threads.clear();
+    for (auto& thread : impl_->threads) {
+        thread->work.reset();
+        thread->ioc.stop();
+    }
+    for (auto& thread : impl_->threads) {
+        if (thread->thread.joinable()) thread->thread.join();
+        thread->writer->shut();
+    }
 }
 
 }  // namespace hschool::server

@@ -8,6 +8,7 @@
 
 namespace hschool::server {
 
+class FanOut;
 class GameLoop;
 class HttpRouter;
 class Metrics;
@@ -26,6 +27,8 @@ public:
     // Binds and listens; false (with the reason logged) when the address cannot be used.
     bool listen();
     std::uint16_t port() const;
+    // Delivers tick frames on the network threads; give it to the services before the loop starts.
+    FanOut& fanout();
     void start();
     // Blocks until SIGINT or SIGTERM arrives.
     void wait_for_signal();

@@ -12,13 +12,29 @@
 
 #include "protocol/bytes.hpp"
 #include "protocol/errors.hpp"
+#include "server/ws_frame.hpp"
 
 namespace hschool::server {
 
-using Frame = std::shared_ptr<const protocol::Bytes>;
+// A message as it goes on the wire, WebSocket header included: framed once, then shared by
+// every connection that sends it (server frames are unmasked, so the bytes are the same for all).
+class WireFrame {
+public:
+    WireFrame(ws::Opcode opcode, protocol::ByteView message)
+        : wire_(ws::encode_frame(opcode, message)), header_bytes_(wire_.size() - message.size()) {}
+    protocol::ByteView wire() const { return wire_; }
+    protocol::ByteView payload() const { return protocol::ByteView(wire_).subspan(header_bytes_); }
+    std::size_t size() const { return wire_.size(); }
 
-inline Frame make_frame(protocol::Bytes bytes) {
-    return std::make_shared<const protocol::Bytes>(std::move(bytes));
+private:
+    protocol::Bytes wire_;
+    std::size_t header_bytes_;
+};
+
+using Frame = std::shared_ptr<const WireFrame>;
+
+inline Frame make_frame(protocol::ByteView message, ws::Opcode opcode = ws::Opcode::Binary) {
+    return std::make_shared<const WireFrame>(opcode, message);
 }
 
 struct CloseRequest {

@@ -32,6 +32,7 @@ void SchoolsService::add(SchoolState school) {
 
 bool SchoolsService::remove(std::int32_t id) {
     if (schools_.erase(id) == 0) return false;
+    audiences_.erase(id);
     const Frame gone = make_frame(v4::encode(v4::SchoolGone{id}));
     for (auto& [connection, watcher] : connections_) {
         if (watcher.open_school != id) continue;
@@ -65,18 +66,28 @@ Frame SchoolsService::map_snapshot(SchoolState& school, v4::Locale locale) {
 void SchoolsService::open(const cmd::OpenSchool& command) {
     Watcher* watcher = find(command.connection);
     if (!watcher) return;
+    stop_watching(*watcher);
     const auto found = schools_.find(command.school_id);
     if (found == schools_.end()) {
-        watcher->open_school = 0;
         watcher->connection.outbox->push_reliable(make_frame(v4::encode(v4::SchoolGone{command.school_id})));
         return;
     }
     watcher->open_school = command.school_id;
     watcher->connection.outbox->push_reliable(map_snapshot(found->second, watcher->locale));
+    audiences_[command.school_id].add(watcher->connection);
+}
+
+void SchoolsService::stop_watching(Watcher& watcher) {
+    if (watcher.open_school == 0) return;
+    if (auto audience = audiences_.find(watcher.open_school); audience != audiences_.end()) {
+        audience->second.remove(watcher.connection.id);
+        if (audience->second.empty()) audiences_.erase(audience);
+    }
+    watcher.open_school = 0;
 }
 
 void SchoolsService::close(const cmd::CloseSchool& command) {
-    if (Watcher* watcher = find(command.connection)) watcher->open_school = 0;
+    if (Watcher* watcher = find(command.connection)) stop_watching(*watcher);
 }
 
 void SchoolsService::set_running(const cmd::SetRunning& command) {
@@ -92,7 +103,10 @@ void SchoolsService::set_speed(const cmd::SetSpeed& command) {
     if (sim::set_speed(school->clock, command.speed_index)) persist(*school);
 }
 
-void SchoolsService::disconnect(ConnectionId connection) { connections_.erase(connection); }
+void SchoolsService::disconnect(ConnectionId connection) {
+    if (Watcher* watcher = find(connection)) stop_watching(*watcher);
+    connections_.erase(connection);
+}
 
 void SchoolsService::persist(const SchoolState& school) {
     if (store_) store_->queue_clock(school.id, school.clock.game_time_ms, school.clock.running, school.clock.speed_index);
@@ -111,25 +125,14 @@ void SchoolsService::step(std::int64_t real_elapsed_us) {
 }
 
 void SchoolsService::broadcast() {
-    clock_frames_.clear();
-    std::size_t dropped = 0;
-    for (auto& [connection, watcher] : connections_) {
-        if (watcher.open_school == 0) continue;
-        auto frame = std::find_if(clock_frames_.begin(), clock_frames_.end(),
-                                  [&](const auto& entry) { return entry.first == watcher.open_school; });
-        if (frame == clock_frames_.end()) {
-            const auto school = schools_.find(watcher.open_school);
-            if (school == schools_.end()) continue;
-            const auto& clock = school->second.clock;
-            clock_frames_.emplace_back(watcher.open_school,
-                                       make_frame(v4::encode(v4::Clock{school->first, clock.game_time_ms,
-                                                                       static_cast<std::uint8_t>(clock.running),
-                                                                       clock.speed_index})));
-            frame = std::prev(clock_frames_.end());
-        }
-        dropped += watcher.connection.outbox->push_tick(frame->second);
+    for (auto& [id, audience] : audiences_) {
+        const auto school = schools_.find(id);
+        if (school == schools_.end()) continue;
+        const auto& clock = school->second.clock;
+        const Frame frame = make_frame(
+            v4::encode(v4::Clock{id, clock.game_time_ms, static_cast<std::uint8_t>(clock.running), clock.speed_index}));
+        audience.deliver(*fanout_, frame, WireVersion::Schools);
     }
-    metrics_.frames_dropped(WireVersion::Schools, dropped);
 }
 
 }  // namespace hschool::server

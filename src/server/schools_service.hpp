@@ -7,6 +7,7 @@
 
 #include "protocol/v4.hpp"
 #include "server/commands.hpp"
+#include "server/fanout.hpp"
 #include "server/school_state.hpp"
 
 namespace hschool::store {
@@ -37,6 +38,8 @@ public:
     void step(std::int64_t real_elapsed_us);
     // One Clock frame per watched school, encoded once, to that school's watchers only.
     void broadcast();
+    // Where clocks go out; until set, pushed on the loop thread.
+    void set_fanout(FanOut& fanout) { fanout_ = &fanout; }
     // Every clock to the store now (shutdown).
     void persist_all();
 
@@ -49,6 +52,7 @@ private:
         std::int32_t open_school = 0;  // 0: none open (ids start at 1)
     };
     Watcher* find(ConnectionId id);
+    void stop_watching(Watcher& watcher);
     SchoolState* open_school_of(ConnectionId id);
     Frame map_snapshot(SchoolState& school, protocol::v4::Locale locale);
     void persist(const SchoolState& school);
@@ -58,7 +62,9 @@ private:
     store::SchoolStore* store_;
     std::map<std::int32_t, SchoolState> schools_;
     std::unordered_map<ConnectionId, Watcher> connections_;
-    std::vector<std::pair<std::int32_t, Frame>> clock_frames_;  // this tick's, reused
+    std::unordered_map<std::int32_t, BroadcastGroup> audiences_;  // school → its watchers
+    DirectFanOut direct_fanout_{metrics_};
+    FanOut* fanout_ = &direct_fanout_;
 };
 
 }  // namespace hschool::server

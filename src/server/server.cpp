@@ -61,6 +61,8 @@ int run_server(const ServerOptions& options) {
 
     Network network({options.address, options.port, options.io_threads}, loop, metrics, router);
     if (!network.listen()) return 1;
+    arena.set_fanout(network.fanout());
+    schools.set_fanout(network.fanout());
     loop.start();
     network.start();
     health = Health::Serving;

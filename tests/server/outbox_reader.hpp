@@ -10,7 +10,7 @@ struct TestConnection {
     explicit TestConnection(ConnectionId id) : ref{id, std::make_shared<Outbox>([] {})} {}
     std::vector<protocol::Bytes> take() {
         std::vector<protocol::Bytes> frames;
-        while (auto frame = ref.outbox->next().frame) frames.push_back(*frame);
+        while (auto frame = ref.outbox->next().frame) frames.emplace_back(frame->payload().begin(), frame->payload().end());
         return frames;
     }
     ConnectionRef ref;

@@ -18,7 +18,7 @@ struct Recorder {
         while (true) {
             auto next = outbox->next();
             if (!next.frame) break;
-            tags.push_back((*next.frame)[0]);
+            tags.push_back(next.frame->payload()[0]);
         }
         return tags;
     }

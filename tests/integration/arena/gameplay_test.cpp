@@ -334,5 +334,22 @@ TEST_F(Arena, HelloNamesOverThirtyTwoBytesOrNotUtf8CloseWithInvalidPayload) {
     EXPECT_TRUE(after.joined());
 }
 
+// The simulate-and-encode histogram counts the wake-ups that had players, and only those.
+TEST_F(Arena, SimulateAndEncodeIsTimedOnlyWhilePlayersAreIn) {
+    start();
+    auto count = [&] {
+        const auto body = http_request(port(), "GET", "/metrics").body;
+        const std::string name = "hschool_arena_simulate_seconds_count ";
+        const auto at = body.find(name);
+        return at == std::string::npos ? -1.0 : std::stod(body.substr(at + name.size()));
+    };
+    EXPECT_EQ(count(), 0.0) << "no players yet";
+    ArenaClient ann(port(), "Ann");
+    ASSERT_TRUE(ann.joined());
+    ASSERT_TRUE(ann.snapshot());
+    ASSERT_TRUE(ann.snapshot());
+    EXPECT_GE(count(), 2.0) << "one observation per snapshot sent";
+}
+
 }  // namespace
 }  // namespace hschool::test::arena

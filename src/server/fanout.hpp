@@ -1,0 +1,54 @@
+#pragma once
+// Delivering one tick frame to everyone who receives a stream (the arena, one school). The loop
+// hands each network thread its share of a group in one task, so a tick costs the loop one task
+// per (group, thread) instead of one locked push per connection, and each outbox is filled by
+// the thread that also writes it.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "server/commands.hpp"
+#include "server/metrics.hpp"
+#include "server/outbox.hpp"
+
+namespace hschool::server {
+
+using OutboxList = std::vector<std::shared_ptr<Outbox>>;
+
+class FanOut {
+public:
+    virtual ~FanOut() = default;
+    // Pushes frame into every outbox of the list, counting drops under version.
+    virtual void deliver(std::uint32_t shard, Frame frame, std::shared_ptr<const OutboxList> outboxes, WireVersion version) = 0;
+};
+
+// Pushes on the calling thread (unit tests, and a server without network threads).
+class DirectFanOut final : public FanOut {
+public:
+    explicit DirectFanOut(Metrics& metrics) : metrics_(metrics) {}
+    void deliver(std::uint32_t shard, Frame frame, std::shared_ptr<const OutboxList> outboxes, WireVersion version) override;
+
+private:
+    Metrics& metrics_;
+};
+
+// Fills a list of outboxes with one frame; returns the frames the rings dropped.
+std::size_t push_tick_to_all(const OutboxList& outboxes, const Frame& frame);
+
+// The connections of one stream, kept per shard (network thread) as immutable lists that are
+// rebuilt after a change, so a thread can read this tick's list while the loop edits the group.
+class BroadcastGroup {
+public:
+    void add(const ConnectionRef& connection);
+    void remove(ConnectionId id);
+    bool empty() const { return members_.empty(); }
+    std::size_t size() const { return members_.size(); }
+    void deliver(FanOut& fanout, const Frame& frame, WireVersion version);
+
+private:
+    std::vector<ConnectionRef> members_;
+    std::vector<std::shared_ptr<const OutboxList>> shards_;
+    bool changed_ = false;
+};
+
+}  // namespace hschool::server
