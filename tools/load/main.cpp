@@ -21,6 +21,7 @@ namespace {
 
 constexpr auto kPollPeriod = std::chrono::milliseconds(20);
 constexpr const char* kTickHistogram = "hschool_tick_duration_seconds";
+constexpr const char* kArenaSimulateHistogram = "hschool_arena_simulate_seconds";  // absent from other servers: not reported
 constexpr auto kMetricsTimeout = std::chrono::seconds(15);  // a saturated server answers late; late beats missing
 
 // Thousands of sockets need more descriptors than the usual soft limit of 1024.
@@ -36,10 +37,15 @@ double seconds_since(SteadyClock::time_point t) {
     return std::chrono::duration<double>(SteadyClock::now() - t).count();
 }
 
-std::optional<Histogram> scrape_ticks(const Options& o) {
+struct ServerHistograms {
+    std::optional<Histogram> ticks;
+    std::optional<Histogram> arena_simulate;
+};
+
+ServerHistograms scrape_histograms(const Options& o) {
     const auto reply = http_request(o.plan.host, o.plan.port, "GET", "/metrics", {}, kMetricsTimeout);
-    if (reply.status != 200) return std::nullopt;
-    return parse_histogram(reply.body, kTickHistogram);
+    if (reply.status != 200) return {};
+    return {parse_histogram(reply.body, kTickHistogram), parse_histogram(reply.body, kArenaSimulateHistogram)};
 }
 
 std::optional<ProcSample> probe(const Options& o) {
@@ -76,7 +82,7 @@ int main(int argc, char** argv) {
         if (driver.pending() > 0) facts.error = "ramp did not finish within the limit";
         sleep_seconds(o.warmup_seconds);
 
-        const auto ticks_before = scrape_ticks(o);
+        const auto before = scrape_histograms(o);
         facts.window_start = probe(o);
         facts.self_start = sample_process(getpid());
         const auto window_start = SteadyClock::now();
@@ -86,8 +92,10 @@ int main(int argc, char** argv) {
         facts.window_seconds = seconds_since(window_start);
         facts.window_end = probe(o);
         facts.self_end = sample_process(getpid());
-        const auto ticks_after = scrape_ticks(o);
-        if (ticks_before && ticks_after) facts.tick_durations = subtract(*ticks_after, *ticks_before);
+        const auto after = scrape_histograms(o);
+        if (before.ticks && after.ticks) facts.tick_durations = subtract(*after.ticks, *before.ticks);
+        if (before.arena_simulate && after.arena_simulate)
+            facts.arena_simulate = subtract(*after.arena_simulate, *before.arena_simulate);
         facts.result = driver.stop();
     }
 

@@ -113,6 +113,13 @@ json::object summarize(const RunFacts& f) {
         o["tick_share_le_1ms"] = fraction_at_most(h, 0.001);
         o["tick_share_le_5ms"] = fraction_at_most(h, 0.005);
     }
+    if (f.arena_simulate && f.arena_simulate->count > 0) {
+        const auto& h = *f.arena_simulate;
+        o["sim_ms_p50"] = 1000.0 * quantile(h, 0.5);
+        o["sim_ms_p99"] = 1000.0 * quantile(h, 0.99);
+        o["sim_ms_max_bucket"] = 1000.0 * max_bound(h);
+        o["sim_share_le_1ms"] = fraction_at_most(h, 0.001);
+    }
     return o;
 }
 
@@ -161,6 +168,9 @@ void print_table(const json::object& s, std::ostream& out) {
     row("server tick p99", "tick_ms_p99", "ms", 3);
     row("server tick max (bucket bound)", "tick_ms_max_bucket", "ms", 3);
     row("server ticks ≤ 1 ms", "tick_share_le_1ms", "", 4);
+    row("arena simulate+encode p50", "sim_ms_p50", "ms", 3);
+    row("arena simulate+encode p99", "sim_ms_p99", "ms", 3);
+    row("arena simulate+encode max (bucket)", "sim_ms_max_bucket", "ms", 3);
     row("server ticks ≤ 5 ms", "tick_share_le_5ms", "", 4);
 }
 

@@ -19,6 +19,7 @@ struct RunFacts {
     std::optional<ProcSample> before_connect, window_start, window_end;
     std::optional<ProcSample> self_start, self_end;  // the load generator itself: on a small box it competes for the CPU
     std::optional<Histogram> tick_durations;  // observations made during the window
+    std::optional<Histogram> arena_simulate;  // likewise, the arena's steps + capture + encode
     int schools_watched = 0;
     std::string error;
 };

@@ -81,6 +81,7 @@ struct Shard {
     tcp::endpoint endpoint;
     std::vector<std::unique_ptr<Client>> clients;
     net::steady_timer timer{ioc};
+    net::steady_timer ping_timer{ioc};
     SteadyClock::time_point next_timer{};
     std::uint64_t timer_ticks = 0;
     std::size_t next_connect = 0;
@@ -291,6 +292,12 @@ struct Shard {
             if (ec || stopping) return;
             on_timer();
             arm_timer();
+            // Pings go half a period after the input burst: a Pong must not queue behind our own
+            // burst of writes, or the round trip would measure the load generator, not the server.
+            ping_timer.expires_at(next_timer - kInputPeriod / 2);
+            ping_timer.async_wait([this](beast::error_code ping_ec) {
+                if (!ping_ec && !stopping) send_pings();
+            });
         });
     }
 
@@ -298,18 +305,23 @@ struct Shard {
         const auto now = SteadyClock::now();
         sweep_connecting(now);
         if (plan.scenario == Scenario::Idle) return;
+        if (plan.scenario != Scenario::Arena) return;
+        for (auto& owned : clients) {
+            Client& c = *owned;
+            if (c.stats.welcomed && !c.dead) send_input(c, now);
+        }
+    }
+
+    void send_pings() {
+        if (plan.scenario == Scenario::Idle) return;
         const int ping_slot = static_cast<int>(timer_ticks++ % kTimerTicksPerSecond);
         const bool counting = measuring();
         for (auto& owned : clients) {
             Client& c = *owned;
-            if (!c.stats.welcomed || c.dead) continue;
-            if (plan.scenario == Scenario::Arena) send_input(c, now);
-            if (c.index % kTimerTicksPerSecond == ping_slot) {  // pings spread evenly over the second
-                send(c, c.shard.plan.scenario == Scenario::Arena
-                            ? protocol::v1::encode(protocol::v1::Ping{now_us()})
-                            : protocol::v4::encode(protocol::v4::Ping{now_us()}));
-                if (counting) ++pings_sent;
-            }
+            if (!c.stats.welcomed || c.dead || c.index % kTimerTicksPerSecond != ping_slot) continue;  // spread over the second
+            send(c, c.shard.plan.scenario == Scenario::Arena ? protocol::v1::encode(protocol::v1::Ping{now_us()})
+                                                             : protocol::v4::encode(protocol::v4::Ping{now_us()}));
+            if (counting) ++pings_sent;
         }
     }
 
@@ -333,6 +345,7 @@ struct Shard {
     void shutdown() {
         stopping = true;
         timer.cancel();
+        ping_timer.cancel();
         for (auto& c : clients) {
             c->dead = true;
             beast::error_code ignored;
