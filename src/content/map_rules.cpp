@@ -30,8 +30,8 @@ std::optional<std::string> check_node_text(const MapNode& node, std::size_t inde
     if (node.id.size() > limits::kMaxNodeIdBytes) {
         return where + ": the id is longer than " + std::to_string(limits::kMaxNodeIdBytes) + " bytes";
     }
-    if (!is_clean_text(node.id)) return where + ": the id has control characters or invalid UTF-8";
-    if (!is_clean_text(node.name)) return node_ref(node) + ": the name has control characters or invalid UTF-8";
+    if (!is_clean_text(node.id)) return where + ": the id has control characters, bidi controls or invalid UTF-8";
+    if (!is_clean_text(node.name)) return node_ref(node) + ": the name has control characters, bidi controls or invalid UTF-8";
     if (char_count(node.name) > limits::kMaxNodeNameChars) {
         return node_ref(node) + ": the name is longer than " + std::to_string(limits::kMaxNodeNameChars) + " characters";
     }

@@ -42,7 +42,7 @@ Read<boost::json::object> read_object_file(const fs::path& path, const std::stri
 Expected<std::string, std::string> read_label(const boost::json::value& json) {
     if (!json.is_string()) return unexpected("must be a string, not " + json_kind_name(json));
     std::string text(json.get_string());
-    if (text.empty() || !is_clean_text(text)) return unexpected(std::string("must be non-empty text without control characters"));
+    if (text.empty() || !is_clean_text(text)) return unexpected(std::string("must be non-empty text without control or bidi characters"));
     if (char_count(text) > limits::kMaxLabelChars) {
         return unexpected("is longer than " + std::to_string(limits::kMaxLabelChars) + " characters");
     }

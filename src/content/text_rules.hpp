@@ -5,7 +5,8 @@
 
 namespace hschool::content {
 
-// Well-formed UTF-8 with no control characters: safe to show and to put on the wire.
+// Well-formed UTF-8 with no C0/C1 control characters and no bidi embeddings, overrides or isolates:
+// safe to show and to put on the wire. School names, map node names and pack texts all use it.
 bool is_clean_text(std::string_view text);
 // Characters (code points) in clean text; what length limits on names count.
 std::size_t char_count(std::string_view clean_text);

@@ -48,7 +48,7 @@ struct Hello {
     std::uint8_t locale = 0;  // raw byte: 1 is English, anything else Russian
     bool operator==(const Hello&) const = default;
 };
-inline Locale locale_of(const Hello& hello) { return hello.locale == 1 ? Locale::English : Locale::Russian; }
+inline Locale locale_of(const Hello& hello) { return hello.locale == static_cast<std::uint8_t>(Locale::English) ? Locale::English : Locale::Russian; }
 
 struct Ping {
     std::int64_t client_time_ms = 0;

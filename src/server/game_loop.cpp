@@ -38,6 +38,12 @@ void GameLoop::stop() {
 
 void GameLoop::post(Command command) { commands_.push(std::move(command)); }
 
+bool GameLoop::try_post(Command command) {
+    if (commands_.try_push(std::move(command))) return true;
+    metrics_.commands_rejected();
+    return false;
+}
+
 void GameLoop::drain_commands() {
     commands_.drain(draining_);
     for (auto& command : draining_) {

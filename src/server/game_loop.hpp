@@ -11,6 +11,7 @@
 
 #include "server/command_queue.hpp"
 #include "server/commands.hpp"
+#include "server/limits.hpp"
 
 namespace hschool::server {
 
@@ -27,7 +28,10 @@ public:
     void start();
     // Runs the commands still queued, then stops the thread. Idempotent.
     void stop();
+    // Always queued (disconnects, HTTP tasks: bounded by the connections that can ask).
     void post(Command command);
+    // A client's command; false when the inbox holds kMaxQueuedCommands already.
+    [[nodiscard]] bool try_post(Command command);
     // Steps taken so far; what Pong reports as the server tick.
     std::uint32_t tick() const { return tick_.load(std::memory_order_relaxed); }
     int tick_rate() const { return tick_rate_; }
@@ -41,7 +45,7 @@ private:
     const std::chrono::nanoseconds period_;
     World& world_;
     Metrics& metrics_;
-    CommandQueue<Command> commands_;
+    CommandQueue<Command> commands_{kMaxQueuedCommands};
     std::vector<Command> draining_;
     std::atomic<std::uint32_t> tick_{0};
     std::mutex stop_mutex_;

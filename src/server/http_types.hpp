@@ -25,13 +25,17 @@ struct HttpResponse {
 
 using Respond = std::function<void(HttpResponse)>;
 
-// An RFC 7807 problem with the extra `code` field the client switches on.
+// An RFC 7807 problem with the extra `code` field the client switches on. Invalid UTF-8 in the
+// detail is escaped, so the body is always valid JSON text.
 HttpResponse problem(unsigned status, std::string_view code, std::string_view title, std::string_view detail);
 
-// The value of one query parameter, percent-decoded; empty when absent.
+// Valid UTF-8 kept as is; every byte that is not part of a well-formed sequence becomes the text \xHH.
+std::string escape_invalid_utf8(std::string_view text);
+
+// The value of one query parameter, form-decoded ('+' is a space); empty when absent.
 std::string query_param(std::string_view query, std::string_view name);
 
-// Percent-decoding; nothing on a malformed escape.
+// Percent-decoding of a path: '+' stays a plus; false on a malformed escape.
 bool percent_decode(std::string_view in, std::string& out);
 
 }  // namespace hschool::server

@@ -4,6 +4,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "server/token_bucket.hpp"
+#include "sim/arena/arena_settings.hpp"
+
 namespace hschool::server {
 
 using namespace std::chrono_literals;
@@ -27,9 +30,32 @@ inline constexpr auto kHttpRequestTimeout = 10s;             // whole request, h
 inline constexpr auto kHttpKeepAliveIdle = 30s;
 inline constexpr auto kCloseGrace = 5s;                      // a peer's time to answer our close frame
 inline constexpr auto kShutdownGrace = 2s;                   // time clients get to see close 1001
-inline constexpr int kDefaultTickRate = 20;
+inline constexpr int kDefaultTickRate = sim::arena::kDefaultTickRate;  // the arena's replays record it
 inline constexpr int kMinTickRate = 1;
 inline constexpr int kMaxTickRate = 120;                     // u8 in Welcome; beyond this is silly
 inline constexpr std::uint16_t kDefaultPort = 8080;
+inline constexpr std::size_t kMaxSchools = 6;                     // the v4 Welcome's max_schools
+inline constexpr std::size_t kMaxModIds = 32;                     // far more than there are packs; keeps hostile lists short
+inline constexpr std::uintmax_t kMaxStaticFileBytes = 32 * 1024 * 1024;  // a built client file; bigger is not ours
+inline constexpr int kDefaultIoThreads = 2;                   // network threads; socket writes are most of the CPU
+
+// What one client may hold or send. Defaults of options sit here too, so the README can list them.
+inline constexpr std::size_t kDefaultMaxConnections = 20000;      // open WebSockets in all
+inline constexpr std::size_t kDefaultMaxConnectionsPerIp = 256;   // a school behind one NAT fits; a flood does not
+inline constexpr auto kDefaultPingInterval = std::chrono::milliseconds(15s);  // WebSocket pings after Hello
+inline constexpr auto kDefaultPeerTimeout = std::chrono::milliseconds(45s);   // silence (no pong, no frame) → 1008
+inline constexpr auto kDefaultWriteStall = std::chrono::milliseconds(10s);    // socket unwritable this long → dropped
+// Real clients send at most 30 inputs + 1 ping a second (arena) or a few controls (schools):
+// 4× that sustained, with a burst for a tab waking from the background.
+inline constexpr BudgetLimits kDefaultInboundBudget{120, 240, 64 * 1024, 256 * 1024};
+inline constexpr std::size_t kMaxCloseDrainBytes = 1024 * 1024;   // read and thrown away after our Close
+inline constexpr std::size_t kMaxControlFrames = 16;            // pings/pongs queued before the peer is cut
+inline constexpr std::size_t kMaxQueuedCommands = 1 << 16;        // the loop's inbox; beyond, clients get 1013
+inline constexpr auto kAcceptBackoffMin = 10ms;                   // after EMFILE and friends, before accepting again
+inline constexpr auto kAcceptBackoffMax = 1s;
+inline constexpr auto kLogThrottleInterval = 10s;                 // repeated warnings: one line per interval
+inline constexpr std::size_t kMaxHttpDrainBytes = 1024 * 1024;    // request bytes read after an error answer
+inline constexpr auto kHttpDrainTimeout = 2s;
+inline constexpr auto kTcpKeepAliveIdle = 60s;                    // dead peers under the OS's own keepalive
 
 }  // namespace hschool::server

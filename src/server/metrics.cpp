@@ -33,6 +33,12 @@ struct Metrics::Families {
     prometheus::Histogram* arena_simulate = nullptr;
     prometheus::Counter* overruns = nullptr;
     prometheus::Counter* steps_dropped = nullptr;
+    prometheus::Counter* store_errors = nullptr;
+    std::array<prometheus::Counter*, 3> budget_exceeded{};
+    prometheus::Family<prometheus::Counter>* refused = nullptr;
+    prometheus::Family<prometheus::Counter>* peer_timeouts = nullptr;
+    prometheus::Counter* accept_errors = nullptr;
+    prometheus::Counter* commands_rejected = nullptr;
 };
 
 Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std::make_unique<Families>()) {
@@ -44,6 +50,7 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
     auto& bytes_out = BuildCounter().Name("hschool_bytes_out_total").Help("WebSocket payload bytes sent").Register(*registry_);
     auto& dropped = BuildCounter().Name("hschool_frames_dropped_total").Help("Tick frames dropped by back pressure (drop-oldest)").Register(*registry_);
     auto& rejected = BuildCounter().Name("hschool_frames_rejected_total").Help("Inbound frames rejected as malformed").Register(*registry_);
+    auto& budget = BuildCounter().Name("hschool_ws_budget_exceeded_total").Help("WebSockets closed (1008) for sending over their inbound budget").Register(*registry_);
     for (WireVersion v : {WireVersion::None, WireVersion::Arena, WireVersion::Schools}) {
         const Labels l{{"version", label(v)}};
         const auto i = slot(v);
@@ -54,7 +61,14 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
         f_->bytes_out[i] = &bytes_out.Add(l);
         f_->dropped[i] = &dropped.Add(l);
         f_->rejected[i] = &rejected.Add(l);
+        f_->budget_exceeded[i] = &budget.Add(l);
     }
+    f_->refused = &BuildCounter().Name("hschool_connections_refused_total").Help("WebSocket upgrades refused, by reason").Register(*registry_);
+    for (const char* reason : {"total", "per_ip", "origin"}) f_->refused->Add({{"reason", reason}});
+    f_->peer_timeouts = &BuildCounter().Name("hschool_peer_timeouts_total").Help("WebSockets closed for a silent or stuck peer").Register(*registry_);
+    for (const char* reason : {"silent", "write_stall"}) f_->peer_timeouts->Add({{"reason", reason}});
+    f_->accept_errors = &BuildCounter().Name("hschool_accept_errors_total").Help("Failed accept() calls (out of descriptors or buffers)").Register(*registry_).Add({});
+    f_->commands_rejected = &BuildCounter().Name("hschool_commands_rejected_total").Help("Client commands refused because the loop's inbox was full").Register(*registry_).Add({});
     f_->closes = &BuildCounter().Name("hschool_closes_total").Help("WebSocket closes sent by the server, by close code").Register(*registry_);
     f_->http = &BuildCounter().Name("hschool_http_requests_total").Help("HTTP responses by status").Register(*registry_);
     f_->http->Add({{"status", "200"}});  // so the family is listed before the first response
@@ -66,6 +80,7 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
                               .Add({}, Histogram::BucketBoundaries{0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01});
     f_->overruns = &BuildCounter().Name("hschool_tick_overruns_total").Help("Wake-ups that took longer than one tick").Register(*registry_).Add({});
     f_->steps_dropped = &BuildCounter().Name("hschool_steps_dropped_total").Help("Steps skipped after a stall longer than the catch-up limit").Register(*registry_).Add({});
+    f_->store_errors = &BuildCounter().Name("hschool_store_errors_total").Help("Database writes that failed: clock batches, creates, deletes").Register(*registry_).Add({});
 }
 
 Metrics::~Metrics() = default;
@@ -94,6 +109,13 @@ void Metrics::arena_simulate(double seconds) { f_->arena_simulate->Observe(secon
 void Metrics::tick_overrun() { f_->overruns->Increment(); }
 void Metrics::steps_dropped(std::uint64_t steps) { f_->steps_dropped->Increment(static_cast<double>(steps)); }
 void Metrics::http_request(unsigned status) { f_->http->Add({{"status", std::to_string(status)}}).Increment(); }
+void Metrics::store_error() { f_->store_errors->Increment(); }
+
+void Metrics::budget_exceeded(WireVersion v) { f_->budget_exceeded[slot(v)]->Increment(); }
+void Metrics::connection_refused(const char* reason) { f_->refused->Add({{"reason", reason}}).Increment(); }
+void Metrics::accept_error() { f_->accept_errors->Increment(); }
+void Metrics::peer_timeout(const char* reason) { f_->peer_timeouts->Add({{"reason", reason}}).Increment(); }
+void Metrics::commands_rejected() { f_->commands_rejected->Increment(); }
 
 std::string Metrics::render() const { return prometheus::TextSerializer().Serialize(registry_->Collect()); }
 

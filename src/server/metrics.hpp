@@ -34,6 +34,12 @@ public:
     void tick_overrun();
     void steps_dropped(std::uint64_t steps);
     void http_request(unsigned status);
+    void store_error();  // a database write that failed (clock batch, create or delete)
+    void budget_exceeded(WireVersion v);             // a client sent faster than its inbound budget
+    void connection_refused(const char* reason);     // an upgrade answered 503/403: total, per_ip, origin
+    void accept_error();                             // accept() failed (EMFILE, ENFILE, ENOBUFS, …)
+    void peer_timeout(const char* reason);           // silent (no pong) or write_stall
+    void commands_rejected();                        // the loop's inbox was full
 
     // The Prometheus text exposition format.
     std::string render() const;

@@ -1,10 +1,16 @@
 #pragma once
 // The network side: one listener serving HTTP and the WebSocket /ws/game. Beast stays inside
-// network.cpp; everything else talks to it through this header.
+// the network files (network.cpp, ws_session.cpp, http_session.cpp); everything else talks to it
+// through this header.
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
+
+#include "server/limits.hpp"
+#include "server/token_bucket.hpp"
 
 namespace hschool::server {
 
@@ -16,7 +22,14 @@ class Metrics;
 struct NetworkConfig {
     std::string address = "127.0.0.1";
     std::uint16_t port = 0;  // 0: any free port
-    int io_threads = 1;
+    int io_threads = kDefaultIoThreads;
+    std::size_t max_connections = kDefaultMaxConnections;                // open WebSockets in all; 0: no cap
+    std::size_t max_connections_per_ip = kDefaultMaxConnectionsPerIp;    // from one client address; 0: no cap
+    std::vector<std::string> allowed_origins;                            // besides the request's own host
+    std::chrono::milliseconds ping_interval = kDefaultPingInterval;
+    std::chrono::milliseconds peer_timeout = kDefaultPeerTimeout;       // nothing received for this long → close
+    std::chrono::milliseconds write_stall = kDefaultWriteStall;         // socket unwritable for this long → drop
+    BudgetLimits inbound_budget = kDefaultInboundBudget;
 };
 
 class Network {
@@ -34,6 +47,7 @@ public:
     void wait_for_signal();
     // Stops accepting and sends close 1001 to every WebSocket; waits up to the grace period.
     void close_all_connections();
+    // Finishes every session still open, stops the threads; nothing is posted to them afterwards.
     void stop();
 
 private:

@@ -1,13 +1,30 @@
 #include "server/ops_routes.hpp"
 
+#include <boost/json.hpp>
+
 #include "server/metrics.hpp"
+#include "server/store_health.hpp"
 
 namespace hschool::server {
 
-void add_ops_routes(HttpRouter& router, const std::atomic<Health>& health, const Metrics& metrics) {
-    router.add("GET", "/health", [&health](const HttpRequest&, const PathParams&, Respond respond) {
+namespace {
+
+HttpResponse serving(const HealthSources& sources) {
+    if (const auto failure = sources.store ? sources.store->failure() : std::nullopt) {
+        // Writes are failing: load balancers should stop sending players here until one succeeds.
+        const boost::json::object body{{"status", "store-error"}, {"reason", escape_invalid_utf8(*failure)}};
+        return {503, "application/json", boost::json::serialize(body), {}};
+    }
+    if (!sources.serving_files) return {200, "application/json", R"({"status":"serving","webRoot":"none"})", {}};
+    return {200, "application/json", R"({"status":"serving"})", {}};
+}
+
+}  // namespace
+
+void add_ops_routes(HttpRouter& router, const std::atomic<Health>& health, const Metrics& metrics, HealthSources sources) {
+    router.add("GET", "/health", [&health, sources](const HttpRequest&, const PathParams&, Respond respond) {
         switch (health.load()) {
-            case Health::Serving: return respond({200, "application/json", R"({"status":"serving"})", {}});
+            case Health::Serving: return respond(serving(sources));
             case Health::Starting: return respond({503, "application/json", R"({"status":"starting"})", {}});
             case Health::Draining: return respond({503, "application/json", R"({"status":"draining"})", {}});
         }

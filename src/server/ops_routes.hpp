@@ -7,9 +7,17 @@
 namespace hschool::server {
 
 class Metrics;
+class StoreHealth;
 
 enum class Health { Starting, Serving, Draining };
 
-void add_ops_routes(HttpRouter& router, const std::atomic<Health>& health, const Metrics& metrics);
+// What else /health reports while serving.
+struct HealthSources {
+    const StoreHealth* store = nullptr;  // a failing latest write makes /health 503 "store-error"
+    bool serving_files = true;           // false: no usable web root, every static path is 404
+};
+
+void add_ops_routes(HttpRouter& router, const std::atomic<Health>& health, const Metrics& metrics,
+                    HealthSources sources = {});
 
 }  // namespace hschool::server

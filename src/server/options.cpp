@@ -9,6 +9,9 @@ namespace hschool::server {
 
 std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv) {
     ServerOptions o;
+    auto ping_ms = static_cast<std::int64_t>(o.network.ping_interval.count());
+    auto peer_ms = static_cast<std::int64_t>(o.network.peer_timeout.count());
+    auto stall_ms = static_cast<std::int64_t>(o.network.write_stall.count());
     CLI::App app{"hschool-server: authoritative game server for HSchool (arena v1 and schools v4 on /ws/game)"};
     // The last of a repeated option wins, so wrappers can append overrides.
     app.option_defaults()->always_capture_default()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
@@ -17,10 +20,29 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
     app.add_option("--tick-rate", o.tick_rate, "Simulation steps per second")->check(CLI::Range(kMinTickRate, kMaxTickRate));
     app.add_option("--data", o.data_path, "SQLite database file for schools");
     app.add_option("--mods", o.mods_path, "Folder of content packs");
-    app.add_option("--web-root", o.web_root, "Folder of the built web client served at /");
+    auto* web_root = app.add_option("--web-root", o.web_root, "Folder of the built web client served at /");
     app.add_option("--log-level", o.log_level, "trace, debug, info, warn, error or off")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
     app.add_option("--io-threads", o.io_threads, "Network threads")->check(CLI::Range(1, 64));
+    app.add_option("--max-connections", o.network.max_connections, "Open WebSocket connections in all (0: no cap)");
+    app.add_option("--max-connections-per-ip", o.network.max_connections_per_ip,
+                   "Open WebSocket connections from one client address (0: no cap)");
+    app.add_option("--allow-origin", o.network.allowed_origins,
+                   "Also accept WebSocket upgrades from this Origin (scheme://host[:port]); repeatable. The server's own host is always allowed")
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    app.add_option("--ws-message-rate", o.network.inbound_budget.messages_per_second, "Frames a WebSocket may send per second, sustained")
+        ->check(CLI::Range(1, 1'000'000));
+    app.add_option("--ws-message-burst", o.network.inbound_budget.message_burst, "Frames a WebSocket may send at once")
+        ->check(CLI::Range(1, 1'000'000));
+    app.add_option("--ws-byte-rate", o.network.inbound_budget.bytes_per_second, "Payload bytes a WebSocket may send per second, sustained")
+        ->check(CLI::Range(1, 1'000'000'000));
+    app.add_option("--ws-byte-burst", o.network.inbound_budget.byte_burst, "Payload bytes a WebSocket may send at once")
+        ->check(CLI::Range(65'536, 1'000'000'000));
+    app.add_option("--ping-interval-ms", ping_ms, "WebSocket ping interval after Hello")->check(CLI::Range(10, 3'600'000));
+    app.add_option("--peer-timeout-ms", peer_ms, "Close a connection silent (no pong, no frame) for this long")
+        ->check(CLI::Range(10, 3'600'000));
+    app.add_option("--write-stall-ms", stall_ms, "Drop a connection whose socket accepts nothing for this long")
+        ->check(CLI::Range(10, 3'600'000));
     app.add_option("--world-width", o.arena.width, "Arena width in world units");
     app.add_option("--world-height", o.arena.height, "Arena height in world units");
     app.add_option("--player-speed", o.arena.player_speed, "Avatar speed in units per second");
@@ -29,10 +51,17 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
     app.add_option("--record", o.record_path, "Record the arena to this replay file (see hschool-replay)");
     try {
         app.parse(argc, argv);
+        o.web_root_given = web_root->count() > 0;
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
     }
     o.arena.tick_rate = static_cast<std::uint8_t>(o.tick_rate);
+    o.network.address = o.address;
+    o.network.port = o.port;
+    o.network.io_threads = o.io_threads;
+    o.network.ping_interval = std::chrono::milliseconds(ping_ms);
+    o.network.peer_timeout = std::chrono::milliseconds(peer_ms);
+    o.network.write_stall = std::chrono::milliseconds(stall_ms);
     if (const auto why = sim::arena::validate(o.arena)) {
         std::cerr << "hschool-server: invalid arena settings: " << *why << "\n";
         return 2;

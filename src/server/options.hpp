@@ -6,6 +6,7 @@
 #include <string>
 #include <variant>
 
+#include "server/network.hpp"
 #include "sim/arena/arena_settings.hpp"
 
 namespace hschool::server {
@@ -13,12 +14,14 @@ namespace hschool::server {
 struct ServerOptions {
     std::string address = "127.0.0.1";
     std::uint16_t port = 8080;
-    int tick_rate = 20;
+    int tick_rate = kDefaultTickRate;
     std::filesystem::path data_path = "data/hschool.db";
     std::filesystem::path mods_path = "mods";
     std::filesystem::path web_root = "client/dist";
+    bool web_root_given = false;  // an explicit --web-root must be usable; the default may be missing
     std::string log_level = "info";
-    int io_threads = 2;  // network threads; the writes to sockets are most of the server's CPU
+    NetworkConfig network;  // address, port and io_threads above are copied in; the limits live here
+    int io_threads = kDefaultIoThreads;
     sim::arena::ArenaSettings arena;
     std::optional<std::filesystem::path> record_path;
 };

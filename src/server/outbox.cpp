@@ -36,6 +36,19 @@ bool Outbox::push_reliable(Frame frame) {
     return true;
 }
 
+bool Outbox::push_control(Frame frame) {
+    std::unique_lock lock(mutex_);
+    if (close_) return false;
+    if (control_.size() >= kMaxControlFrames) {
+        lock.unlock();
+        request_close({protocol::CloseCode::PolicyViolation, "client is not reading"});
+        return false;
+    }
+    control_.push_back(std::move(frame));
+    wake_if_idle(lock);
+    return true;
+}
+
 std::size_t Outbox::push_tick(Frame frame) {
     std::unique_lock lock(mutex_);
     if (!welcomed_ || close_) return 0;
@@ -67,9 +80,15 @@ bool Outbox::close_requested() const {
 Outbox::Next Outbox::next() {
     std::lock_guard lock(mutex_);
     if (close_) {
+        control_.clear();
         reliable_.clear();
         ticks_.clear();
         return {nullptr, close_};
+    }
+    if (!control_.empty()) {
+        Frame frame = std::move(control_.front());
+        control_.pop_front();
+        return {std::move(frame), std::nullopt};
     }
     if (welcomed_ && !reliable_.empty()) {
         Frame frame = std::move(reliable_.front());

@@ -51,6 +51,9 @@ public:
     void push_welcome(Frame welcome);
     // False when the reliable bound is exceeded; the outbox then asks the session to close.
     bool push_reliable(Frame frame);
+    // WebSocket Ping/Pong frames: not application messages, so they go out even before Welcome.
+    // False when more than kMaxControlFrames wait; the outbox then asks the session to close.
+    bool push_control(Frame frame);
     // Tick frames are lossy: when the ring is full the oldest goes. Returns frames dropped (0 or 1).
     std::size_t push_tick(Frame frame);
     // Asks the session to close after what is already being written; first request wins.
@@ -74,6 +77,7 @@ private:
     mutable std::mutex mutex_;
     bool welcomed_ = false;
     bool writer_busy_ = false;
+    std::deque<Frame> control_;
     std::deque<Frame> reliable_;
     std::size_t reliable_bytes_ = 0;
     std::deque<Frame> ticks_;

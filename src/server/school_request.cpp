@@ -6,6 +6,7 @@
 #include <utf8cpp/utf8.h>
 
 #include "content/school_names.hpp"
+#include "content/text_rules.hpp"
 #include "sim/calendar/iso8601.hpp"
 
 namespace hschool::server {
@@ -36,8 +37,8 @@ std::optional<std::string> name_problem(const std::string& name) {
         return "name has " + std::to_string(characters) + " characters; at most " +
                std::to_string(content::kMaxSchoolNameChars) + " are allowed";
     }
-    for (unsigned char c : name)
-        if (c < 0x20 || c == 0x7F) return "name must not contain control characters";
+    // The same rule as map node names: no C0/C1 controls, no bidi embeddings, overrides or isolates.
+    if (!content::is_clean_text(name)) return "name must not contain control or bidi characters";
     return std::nullopt;
 }
 

@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "server/http_types.hpp"
+#include "server/limits.hpp"
 #include "sim/calendar/calendar.hpp"
 
 namespace hschool::server {
 
-inline constexpr std::size_t kMaxModIds = 32;  // far more than there are packs; keeps hostile lists short
 
 // Everything a valid POST /api/schools body says, before packs and the map are resolved.
 struct CreateRequest {

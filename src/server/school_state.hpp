@@ -8,12 +8,11 @@
 
 #include "content/resolved_packs.hpp"
 #include "content/school_map.hpp"
+#include "server/limits.hpp"
 #include "server/outbox.hpp"
 #include "sim/calendar/calendar.hpp"
 
 namespace hschool::server {
-
-inline constexpr std::size_t kMaxSchools = 6;
 
 struct SchoolState {
     std::int32_t id = 0;

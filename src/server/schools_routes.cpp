@@ -10,9 +10,11 @@
 #include "content/school_names.hpp"
 #include "server/game_loop.hpp"
 #include "server/school_request.hpp"
+#include "server/store_health.hpp"
 #include "server/world.hpp"
 #include "sim/calendar/iso8601.hpp"
 #include "store/school_store.hpp"
+#include "store/store_worker.hpp"
 
 namespace hschool::server {
 
@@ -63,10 +65,39 @@ std::uint64_t fresh_seed() {
     return rng();
 }
 
+// How long a client should wait before trying a refused create or delete again.
+constexpr const char* kStoreRetryAfterSeconds = "1";
+
+HttpResponse store_unavailable(std::string_view detail) {
+    auto response = problem(503, "store-unavailable", "Store unavailable", detail);
+    response.headers.emplace_back("Retry-After", kStoreRetryAfterSeconds);
+    return response;
+}
+
+HttpResponse shutting_down() { return store_unavailable("the server is shutting down; nothing was saved"); }
+
+// The store worker did not take the job: its queue is full, or it has stopped.
+HttpResponse refused(store::StoreWorker::Submitted why) {
+    if (why == store::StoreWorker::Submitted::Stopped) return shutting_down();
+    return store_unavailable("too many saves are waiting for the database; nothing was saved, try again shortly");
+}
+
+// A failed create or delete: counted and logged by the store health, answered 503 when the file is
+// only busy (another process holds it) and 500 otherwise.
+HttpResponse write_failed(StoreHealth& health, std::string_view operation, const store::StoreError& error,
+                          std::string_view what) {
+    health.record(operation, error);
+    if (error.kind == store::StoreErrorKind::Busy) {
+        return store_unavailable("the database is busy (another process holds it); " + std::string(what) +
+                                 ", try again shortly");
+    }
+    return problem(500, "internal-error", "Internal error", std::string(what));
+}
+
 }  // namespace
 
 void add_schools_routes(HttpRouter& router, GameLoop& loop, const content::ContentLibrary& library,
-                        store::SchoolStore& store) {
+                        store::SchoolStore& store, store::StoreWorker& worker, StoreHealth& store_health) {
     router.add("GET", "/api/schools", [&loop](const HttpRequest&, const PathParams&, Respond respond) {
         loop.post(cmd::Task{[respond](World& world) {
             json::array schools;
@@ -100,7 +131,7 @@ void add_schools_routes(HttpRouter& router, GameLoop& loop, const content::Conte
         respond(json_response(200, packs->catalog_json(lang)));
     });
 
-    router.add("POST", "/api/schools", [&loop, &library, &store](const HttpRequest& request, const PathParams&, Respond respond) {
+    router.add("POST", "/api/schools", [&loop, &library, &store, &worker, &store_health](const HttpRequest& request, const PathParams&, Respond respond) {
         if (request.content_type != "application/json") {
             return respond(problem(415, "unsupported-media-type", "Unsupported media type",
                                    "send the school as application/json"));
@@ -125,46 +156,54 @@ void add_schools_routes(HttpRouter& router, GameLoop& loop, const content::Conte
         store::NewSchool row{create.name, create.start_date_ms, shared_packs->mod_ids(),
                              json::serialize(content::map_to_json(map)), create.start_date_ms, true,
                              sim::kDefaultSpeedIndex};
-        auto saved = store.insert_within_limit(row, kMaxSchools);
-        if (!saved) {
-            if (saved.error().kind == store::StoreErrorKind::LimitReached) {
-                return respond(problem(409, "school-limit-reached", "School limit reached",
-                                       "at most " + std::to_string(kMaxSchools) + " schools can exist; delete one first"));
-            }
-            spdlog::error("event=store_insert_failed error=\"{}\"", saved.error().message);
-            return respond(problem(500, "internal-error", "Internal error", "the school could not be saved"));
-        }
         SchoolState school;
-        school.id = saved->id;
-        school.name = saved->name;
-        school.start_date_ms = saved->start_date_ms;
-        school.mod_ids = saved->mod_ids;
         school.packs = std::move(shared_packs);
         school.map = std::move(map);
-        school.clock = sim::make_school_clock(saved->start_date_ms);
-        spdlog::info("event=school_created id={} mods={}", school.id, school.mod_ids.size());
-        loop.post(cmd::Task{[respond, school = std::move(school)](World& world) mutable {
-            auto response = json_response(201, details(school));
-            response.headers.emplace_back("Location", "/api/schools/" + std::to_string(school.id));
-            world.schools.add(std::move(school));
-            respond(std::move(response));
-        }});
+        auto save = [&loop, &store, &store_health, respond, row = std::move(row), school = std::move(school)]() mutable {
+            auto saved = store.insert_within_limit(row, kMaxSchools);
+            if (!saved) {
+                if (saved.error().kind == store::StoreErrorKind::LimitReached) {
+                    return respond(problem(409, "school-limit-reached", "School limit reached",
+                                           "at most " + std::to_string(kMaxSchools) + " schools can exist; delete one first"));
+                }
+                return respond(write_failed(store_health, "create", saved.error(), "the school was not saved"));
+            }
+            store_health.record("create", std::nullopt);
+            school.id = saved->id;
+            school.name = saved->name;
+            school.start_date_ms = saved->start_date_ms;
+            school.mod_ids = saved->mod_ids;
+            school.clock = sim::make_school_clock(saved->start_date_ms);
+            spdlog::info("event=school_created id={} mods={}", school.id, school.mod_ids.size());
+            // Creates and deletes run in order on this one thread and post their loop tasks in that
+            // order, so a create racing a delete of the same id cannot leave a school in memory only.
+            loop.post(cmd::Task{[respond, school = std::move(school)](World& world) mutable {
+                auto response = json_response(201, details(school));
+                response.headers.emplace_back("Location", "/api/schools/" + std::to_string(school.id));
+                world.schools.add(std::move(school));
+                respond(std::move(response));
+            }});
+        };
+        const auto queued = worker.submit({std::move(save), [respond] { respond(shutting_down()); }});
+        if (queued != store::StoreWorker::Submitted::Queued) respond(refused(queued));
     });
 
-    router.add("DELETE", "/api/schools/{id}", [&loop, &store](const HttpRequest&, const PathParams& params, Respond respond) {
+    router.add("DELETE", "/api/schools/{id}", [&loop, &store, &worker, &store_health](const HttpRequest&, const PathParams& params, Respond respond) {
         const auto id = parse_school_id(params.at(0));
         if (!id) return respond(problem(400, "invalid-id", "Invalid id", "a school id is a positive 32-bit integer"));
-        auto removed = store.remove(*id);
-        if (!removed) {
-            spdlog::error("event=store_remove_failed id={} error=\"{}\"", *id, removed.error().message);
-            return respond(problem(500, "internal-error", "Internal error", "the school could not be deleted"));
-        }
-        if (!*removed) return respond(problem(404, "not-found", "Not found", "no school with id " + std::to_string(*id)));
-        spdlog::info("event=school_deleted id={}", *id);
-        loop.post(cmd::Task{[respond, id = *id](World& world) {
-            world.schools.remove(id);
-            respond(HttpResponse{204, "", "", {}});
-        }});
+        auto remove = [&loop, &store, &store_health, respond, id = *id] {
+            auto removed = store.remove(id);
+            if (!removed) return respond(write_failed(store_health, "delete", removed.error(), "the school was not deleted"));
+            store_health.record("delete", std::nullopt);
+            if (!*removed) return respond(problem(404, "not-found", "Not found", "no school with id " + std::to_string(id)));
+            spdlog::info("event=school_deleted id={}", id);
+            loop.post(cmd::Task{[respond, id](World& world) {
+                world.schools.remove(id);
+                respond(HttpResponse{204, "", "", {}});
+            }});
+        };
+        const auto queued = worker.submit({std::move(remove), [respond] { respond(shutting_down()); }});
+        if (queued != store::StoreWorker::Submitted::Queued) respond(refused(queued));
     });
 }
 

@@ -11,16 +11,19 @@ class ContentLibrary;
 }
 namespace hschool::store {
 class SchoolStore;
-}
+class StoreWorker;
+}  // namespace hschool::store
 
 namespace hschool::server {
 
 class GameLoop;
+class StoreHealth;
 
-// Validation runs on the network thread; creating and deleting write the store synchronously
-// (durable before the answer) and then hand the school to the loop thread.
+// Validation runs on the network thread; creating and deleting run on the store worker (durable
+// before the answer), which then hands the change to the loop thread, and the loop answers.
+// A busy database or a full store queue answers 503 problem+json "store-unavailable".
 void add_schools_routes(HttpRouter& router, GameLoop& loop, const content::ContentLibrary& library,
-                        store::SchoolStore& store);
+                        store::SchoolStore& store, store::StoreWorker& worker, StoreHealth& store_health);
 
 // Every stored school with its packs and map resolved; error is set when the store cannot be read.
 std::vector<SchoolState> load_schools(store::SchoolStore& store, const content::ContentLibrary& library,

@@ -49,11 +49,11 @@ void SchoolsService::join(const cmd::SchoolsJoin& command) {
 }
 
 Frame SchoolsService::map_snapshot(SchoolState& school, v4::Locale locale) {
-    Frame& cached = school.map_snapshots[locale == v4::Locale::English ? 1 : 0];
+    Frame& cached = school.map_snapshots[static_cast<std::size_t>(content::lang_from_locale_byte(static_cast<unsigned>(locale)))];
     if (cached) return cached;
     v4::MapSnapshot snapshot{school.id, {}};
     if (school.packs) {
-        const auto lang = locale == v4::Locale::English ? content::Lang::English : content::Lang::Russian;
+        const auto lang = content::lang_from_locale_byte(static_cast<unsigned>(locale));
         for (auto& node : school.packs->tree(school.map, lang)) {
             snapshot.nodes.push_back({static_cast<std::uint8_t>(node.kind), std::move(node.id), std::move(node.parent),
                                       std::move(node.name), std::move(node.items), std::move(node.positions)});
@@ -93,13 +93,15 @@ void SchoolsService::close(const cmd::CloseSchool& command) {
 void SchoolsService::set_running(const cmd::SetRunning& command) {
     SchoolState* school = open_school_of(command.connection);
     if (!school || command.running > 1) return;  // nothing open, or a value with no meaning: ignored
-    sim::set_running(school->clock, command.running == 1);
+    const bool running = command.running == 1;
+    if (school->clock.running == running) return;  // no change: nothing to persist, the store sleeps on
+    sim::set_running(school->clock, running);
     persist(*school);
 }
 
 void SchoolsService::set_speed(const cmd::SetSpeed& command) {
     SchoolState* school = open_school_of(command.connection);
-    if (!school) return;
+    if (!school || school->clock.speed_index == command.speed_index) return;  // the same speed changes nothing
     if (sim::set_speed(school->clock, command.speed_index)) persist(*school);
 }
 
@@ -109,6 +111,7 @@ void SchoolsService::disconnect(ConnectionId connection) {
 }
 
 void SchoolsService::persist(const SchoolState& school) {
+    ++clock_updates_queued_;
     if (store_) store_->queue_clock(school.id, school.clock.game_time_ms, school.clock.running, school.clock.speed_index);
 }
 

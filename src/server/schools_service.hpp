@@ -44,6 +44,8 @@ public:
     void persist_all();
 
     std::size_t watchers() const { return connections_.size(); }
+    // Clock updates handed to the store so far (controls that change nothing hand over none).
+    std::uint64_t clock_updates_queued() const { return clock_updates_queued_; }
 
 private:
     struct Watcher {
@@ -60,6 +62,7 @@ private:
     std::uint8_t tick_rate_;
     Metrics& metrics_;
     store::SchoolStore* store_;
+    std::uint64_t clock_updates_queued_ = 0;
     std::map<std::int32_t, SchoolState> schools_;
     std::unordered_map<ConnectionId, Watcher> connections_;
     std::unordered_map<std::int32_t, BroadcastGroup> audiences_;  // school → its watchers

@@ -15,8 +15,10 @@
 #include "server/schools_routes.hpp"
 #include "server/schools_service.hpp"
 #include "server/static_files.hpp"
+#include "server/store_health.hpp"
 #include "server/world.hpp"
 #include "store/school_store.hpp"
+#include "store/store_worker.hpp"
 
 namespace hschool::server {
 
@@ -24,7 +26,22 @@ int run_server(const ServerOptions& options) {
     std::atomic<Health> health{Health::Starting};
     Metrics metrics;
 
-    auto store = store::SchoolStore::open(options.data_path);
+    // Fail closed: an unusable root given on purpose stops the start; a missing default serves no files.
+    std::optional<std::filesystem::path> web_root;
+    if (auto resolved = resolve_web_root(options.web_root); auto* root = std::get_if<std::filesystem::path>(&resolved)) {
+        web_root = std::move(*root);
+    } else if (options.web_root_given) {
+        spdlog::error("event=startup_failed reason=\"web root '{}' is unusable: {}\"", options.web_root.string(),
+                      std::get<std::string>(resolved));
+        return 1;
+    } else {
+        spdlog::warn("event=web_root_unavailable path=\"{}\" reason=\"{}\" serving=none", options.web_root.string(),
+                     std::get<std::string>(resolved));
+    }
+
+    StoreHealth store_health(metrics);
+    auto store = store::SchoolStore::open(
+        options.data_path, [&store_health](const auto& outcome) { store_health.record("clock write", outcome); });
     if (!store) {
         spdlog::error("event=startup_failed reason=\"cannot open database {}: {}\"", options.data_path.string(),
                       store.error().message);
@@ -53,13 +70,14 @@ int run_server(const ServerOptions& options) {
     for (auto& school : loaded) schools.add(std::move(school));
     World world(arena, schools);
     GameLoop loop(options.tick_rate, world, metrics);
+    store::StoreWorker store_worker;  // creates and deletes, off the network threads
 
     HttpRouter router;
-    add_ops_routes(router, health, metrics);
-    add_schools_routes(router, loop, library, **store);
-    router.set_fallback(static_files(options.web_root));
+    add_ops_routes(router, health, metrics, {&store_health, web_root.has_value()});
+    add_schools_routes(router, loop, library, **store, store_worker, store_health);
+    router.set_fallback(static_files(web_root));
 
-    Network network({options.address, options.port, options.io_threads}, loop, metrics, router);
+    Network network(options.network, loop, metrics, router);
     if (!network.listen()) return 1;
     arena.set_fanout(network.fanout());
     schools.set_fanout(network.fanout());
@@ -68,12 +86,14 @@ int run_server(const ServerOptions& options) {
     health = Health::Serving;
     spdlog::info("event=listening address={} port={} tick_rate={} schools={} data={} mods={} web_root={}",
                  options.address, network.port(), options.tick_rate, schools.schools().size(),
-                 options.data_path.string(), options.mods_path.string(), options.web_root.string());
+                 options.data_path.string(), options.mods_path.string(), web_root ? web_root->string() : "none");
 
     network.wait_for_signal();
     health = Health::Draining;
     spdlog::info("event=shutdown_started");
     network.close_all_connections();
+    // Before the loop stops, so the tasks its last job posts still run and answer; queued jobs get 503.
+    store_worker.stop();
     loop.stop();
     network.stop();
     schools.persist_all();  // the loop has stopped: its last clocks go to the store, flushed below

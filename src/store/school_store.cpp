@@ -6,6 +6,7 @@
 #include <utility>
 
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <sqlite3.h>
 
 #include "store/schema.hpp"
 
@@ -14,6 +15,22 @@ namespace {
 
 StoreError io_error(const std::exception& e) {
     return StoreError{StoreErrorKind::Io, e.what()};
+}
+
+// Busy is worth telling apart: the file is fine, another process holds it; a later try may work.
+StoreError statement_error(const SQLite::Exception& e) {
+    const int primary = e.getErrorCode() & 0xFF;
+    const bool busy = primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
+    return StoreError{busy ? StoreErrorKind::Busy : StoreErrorKind::Io, e.what()};
+}
+
+Expected<std::unique_ptr<SQLite::Database>, StoreError> open_connection(const std::filesystem::path& db_path) {
+    try {
+        return std::make_unique<SQLite::Database>(db_path.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE,
+                                                  kBusyTimeoutMs);
+    } catch (const std::exception& e) {
+        return unexpected(StoreError{StoreErrorKind::OpenFailed, db_path.string() + ": " + e.what()});
+    }
 }
 
 std::int64_t now_unix_ms() {
@@ -42,25 +59,31 @@ private:
 
 }  // namespace
 
-Expected<std::unique_ptr<SchoolStore>, StoreError> SchoolStore::open(const std::filesystem::path& db_path) {
-    std::unique_ptr<SQLite::Database> db;
-    try {
-        db = std::make_unique<SQLite::Database>(db_path.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE,
-                                                kBusyTimeoutMs);
-    } catch (const std::exception& e) {
-        return unexpected(StoreError{StoreErrorKind::OpenFailed, db_path.string() + ": " + e.what()});
-    }
+Expected<std::unique_ptr<SchoolStore>, StoreError> SchoolStore::open(const std::filesystem::path& db_path,
+                                                                     ClockWriteListener on_clock_write) {
+    auto db = open_connection(db_path);
+    if (!db) return unexpected(std::move(db).error());
     for (auto* step : {&configure_connection, &ensure_schema}) {
-        if (auto error = step(*db)) {
+        if (auto error = step(**db)) {
             error->message = db_path.string() + ": " + error->message;
             return unexpected(std::move(*error));
         }
     }
-    return std::unique_ptr<SchoolStore>(new SchoolStore(std::move(db)));
+    auto clock_db = open_connection(db_path);
+    if (!clock_db) return unexpected(std::move(clock_db).error());
+    if (auto error = configure_connection(**clock_db)) {
+        error->message = db_path.string() + ": " + error->message;
+        return unexpected(std::move(*error));
+    }
+    return std::unique_ptr<SchoolStore>(
+        new SchoolStore(std::move(db).value(), std::move(clock_db).value(), std::move(on_clock_write)));
 }
 
-SchoolStore::SchoolStore(std::unique_ptr<SQLite::Database> db)
+SchoolStore::SchoolStore(std::unique_ptr<SQLite::Database> db, std::unique_ptr<SQLite::Database> clock_db,
+                         ClockWriteListener on_clock_write)
     : db_(std::move(db)),
+      clock_db_(std::move(clock_db)),
+      on_clock_write_(std::move(on_clock_write)),
       clock_writer_([this](const ClockBatch& batch) { return write_clocks(batch); }, kClockCommitInterval) {}
 
 SchoolStore::~SchoolStore() {
@@ -113,7 +136,9 @@ Expected<SchoolRecord, StoreError> SchoolStore::insert_locked(const NewSchool& s
                                                               std::optional<std::size_t> max_schools) {
     try {
         const FullSyncScope full_sync(*db_);
-        SQLite::Transaction transaction(*db_);
+        // IMMEDIATE takes the write lock first: a read transaction upgraded later would fail at once
+        // on a locked file instead of waiting kBusyTimeoutMs, and the count must not change under us.
+        SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
         if (max_schools) {
             const auto count = db_->execAndGet("SELECT COUNT(*) FROM schools").getInt64();
             if (count >= 0 && static_cast<std::size_t>(count) >= *max_schools) {
@@ -155,6 +180,8 @@ Expected<SchoolRecord, StoreError> SchoolStore::insert_locked(const NewSchool& s
         }
         transaction.commit();
         return record;
+    } catch (const SQLite::Exception& e) {
+        return unexpected(statement_error(e));
     } catch (const std::exception& e) {
         return unexpected(io_error(e));
     }
@@ -168,6 +195,8 @@ Expected<bool, StoreError> SchoolStore::remove(std::int32_t id) {
         SQLite::Statement delete_school(*db_, "DELETE FROM schools WHERE id = ?");  // school_mods cascade
         delete_school.bind(1, id);
         return delete_school.exec() > 0;
+    } catch (const SQLite::Exception& e) {
+        return unexpected(statement_error(e));
     } catch (const std::exception& e) {
         return unexpected(io_error(e));
     }
@@ -191,11 +220,16 @@ bool SchoolStore::wait_for_background_commit_for_test(std::chrono::milliseconds 
 }
 
 std::optional<StoreError> SchoolStore::write_clocks(const ClockBatch& batch) {
-    const std::lock_guard lock(db_mutex_);
+    auto outcome = write_clocks_on(*clock_db_, batch);
+    if (on_clock_write_) on_clock_write_(outcome);
+    return outcome;
+}
+
+std::optional<StoreError> SchoolStore::write_clocks_on(SQLite::Database& db, const ClockBatch& batch) {
     try {
-        SQLite::Transaction transaction(*db_);
+        SQLite::Transaction transaction(db);
         // UPDATE only: a clock never inserts, so a school deleted meanwhile stays deleted.
-        SQLite::Statement update(*db_, "UPDATE schools SET game_time_ms = ?, running = ?, speed_index = ? WHERE id = ?");
+        SQLite::Statement update(db, "UPDATE schools SET game_time_ms = ?, running = ?, speed_index = ? WHERE id = ?");
         for (const auto& [id, state] : batch) {
             update.bind(1, state.game_time_ms);
             update.bind(2, state.running ? 1 : 0);
@@ -206,6 +240,8 @@ std::optional<StoreError> SchoolStore::write_clocks(const ClockBatch& batch) {
         }
         transaction.commit();
         return std::nullopt;
+    } catch (const SQLite::Exception& e) {
+        return statement_error(e);
     } catch (const std::exception& e) {
         return io_error(e);
     }

@@ -1,10 +1,13 @@
 #pragma once
-// Schools persisted in one SQLite file. Creating and deleting are synchronous and durable;
-// clock updates are coalesced and committed in the background at most every kClockCommitInterval.
+// Schools persisted in one SQLite file. Creating and deleting are synchronous and durable (the
+// server calls them from its store thread); clock updates are coalesced and committed in the
+// background at most every kClockCommitInterval, on a connection of their own so that a clock write
+// waiting on a locked file never makes a create or delete wait longer than its own busy timeout.
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -31,8 +34,12 @@ inline constexpr std::int64_t kMaxSchoolId = std::numeric_limits<std::int32_t>::
 
 class SchoolStore {
 public:
+    // Told the outcome of every background clock write, on the writer thread; nothing on success.
+    using ClockWriteListener = std::function<void(const std::optional<StoreError>&)>;
+
     // Opens or creates the file and its schema. The parent directory must exist.
-    static Expected<std::unique_ptr<SchoolStore>, StoreError> open(const std::filesystem::path& db_path);
+    static Expected<std::unique_ptr<SchoolStore>, StoreError> open(const std::filesystem::path& db_path,
+                                                                   ClockWriteListener on_clock_write = {});
 
     ~SchoolStore();  // flushes queued clocks and joins the writer
     SchoolStore(const SchoolStore&) = delete;
@@ -64,14 +71,18 @@ public:
     bool wait_for_background_commit_for_test(std::chrono::milliseconds timeout);
 
 private:
-    explicit SchoolStore(std::unique_ptr<SQLite::Database> db);
+    SchoolStore(std::unique_ptr<SQLite::Database> db, std::unique_ptr<SQLite::Database> clock_db,
+                ClockWriteListener on_clock_write);
 
     Expected<SchoolRecord, StoreError> insert_locked(const NewSchool& school, std::optional<std::size_t> max_schools);
     std::optional<StoreError> write_clocks(const ClockBatch& batch);
+    static std::optional<StoreError> write_clocks_on(SQLite::Database& db, const ClockBatch& batch);
 
-    std::mutex db_mutex_;  // one connection, used by HTTP threads and the writer thread in turn
+    std::mutex db_mutex_;  // guards db_: start-up, the store thread and tests may use it
     std::unique_ptr<SQLite::Database> db_;
-    ClockWriter clock_writer_;  // last: its thread must stop before the connection closes
+    std::unique_ptr<SQLite::Database> clock_db_;  // used by the clock writer thread only
+    const ClockWriteListener on_clock_write_;
+    ClockWriter clock_writer_;  // last: its thread must stop before the connections close
 };
 
 }  // namespace hschool::store

@@ -7,6 +7,7 @@ const char* describe(StoreErrorKind kind) {
         case StoreErrorKind::OpenFailed: return "open-failed";
         case StoreErrorKind::SchemaTooNew: return "schema-too-new";
         case StoreErrorKind::Io: return "io";
+        case StoreErrorKind::Busy: return "busy";
         case StoreErrorKind::LimitReached: return "limit-reached";
         case StoreErrorKind::IdSpaceExhausted: return "id-space-exhausted";
     }

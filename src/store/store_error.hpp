@@ -8,7 +8,8 @@ namespace hschool::store {
 enum class StoreErrorKind : std::uint8_t {
     OpenFailed,        // path missing, not writable, a directory, or not a database
     SchemaTooNew,      // written by a newer server; refusing rather than guessing
-    Io,                // a statement failed (disk full, I/O error, corrupt page, busy)
+    Io,                // a statement failed (disk full, I/O error, corrupt page)
+    Busy,              // another connection held the file past kBusyTimeoutMs (SQLITE_BUSY/LOCKED)
     LimitReached,      // insert with a school limit that is already met
     IdSpaceExhausted,  // AUTOINCREMENT passed the int32 ids the protocol can carry
 };

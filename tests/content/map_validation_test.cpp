@@ -148,6 +148,24 @@ TEST(MapValidation, ControlCharacterInName) {
     EXPECT_THAT(refusal(map), HasSubstr("node 'r2': the name has control characters"));
 }
 
+TEST(MapValidation, C1ControlInNameIsRefused) {
+    SchoolMap map = small_school();
+    node(map, "r2").name = "Room\xC2\x85" "12";  // U+0085 NEL
+    EXPECT_THAT(refusal(map), HasSubstr("node 'r2': the name has control characters"));
+}
+
+TEST(MapValidation, BidiOverrideInNameIsRefused) {
+    SchoolMap map = small_school();
+    node(map, "r2").name = "Room \xE2\x80\xAE" "21";  // U+202E right-to-left override
+    EXPECT_THAT(refusal(map), HasSubstr("node 'r2': the name has control characters, bidi controls"));
+}
+
+TEST(MapValidation, RightToLeftLettersInNameAreFine) {
+    SchoolMap map = small_school();
+    node(map, "r2").name = "\xD7\x97\xD7\x93\xD7\xA8 12";  // Hebrew "room": letters, not controls
+    EXPECT_TRUE(core().validate_map(map));
+}
+
 TEST(MapValidation, BadParentKind) {
     SchoolMap map = small_school();
     node(map, "r2").parent = "b";

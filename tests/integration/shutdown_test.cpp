@@ -38,7 +38,9 @@ TEST(Startup, HelpListsEveryOption) {
     EXPECT_FALSE(server.started());
     const auto output = server.output();
     for (const char* option : {"--address", "--port", "--tick-rate", "--data", "--mods", "--web-root", "--log-level",
-                               "--record", "--seed", "--obstacles"}) {
+                               "--record", "--seed", "--obstacles", "--max-connections", "--max-connections-per-ip",
+                               "--allow-origin", "--ping-interval-ms", "--peer-timeout-ms", "--write-stall-ms",
+                               "--ws-message-rate", "--ws-message-burst", "--ws-byte-rate", "--ws-byte-burst"}) {
         EXPECT_NE(output.find(option), std::string::npos) << option;
     }
 }

@@ -1,4 +1,5 @@
 #pragma once
+#include <filesystem>
 // Shorthands for integration tests: hellos, and decoding what the server sends.
 #include <gtest/gtest.h>
 
@@ -77,6 +78,7 @@ inline std::uint16_t close_code(WsClient& client, std::chrono::milliseconds time
 
 // A server with no content or database of its own to worry about.
 inline std::vector<std::string> isolated_server_args(const TempDir& dir) {
+    std::filesystem::create_directories(dir.path() / "web");  // an explicit web root must exist
     return {"--data", (dir.path() / "hschool.db").string(), "--mods", (ServerProcess::source_dir() / "mods").string(),
             "--web-root", (dir.path() / "web").string(), "--log-level", "debug"};
 }

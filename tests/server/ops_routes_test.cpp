@@ -1,8 +1,11 @@
 // /health follows the server's state: 503 while starting or draining, 200 while serving.
 #include <gtest/gtest.h>
 
+#include <boost/json.hpp>
+
 #include "server/metrics.hpp"
 #include "server/ops_routes.hpp"
+#include "server/store_health.hpp"
 
 namespace hschool::server {
 namespace {
@@ -27,6 +30,44 @@ TEST(Health, IsUnavailableWhileStartingOrDrainingAndOkWhileServing) {
     response = get(router, "/health");
     EXPECT_EQ(response.status, 503U);
     EXPECT_EQ(response.body, R"({"status":"draining"})");
+}
+
+TEST(Health, IsUnavailableWithTheReasonWhileStoreWritesFailAndRecovers) {
+    std::atomic<Health> health{Health::Serving};
+    Metrics metrics;
+    StoreHealth store(metrics);
+    HttpRouter router;
+    add_ops_routes(router, health, metrics, {&store, true});
+    EXPECT_EQ(get(router, "/health").body, R"({"status":"serving"})");
+
+    store.record("clock write", store::StoreError{store::StoreErrorKind::Busy, "database is locked \xFF"});
+    auto response = get(router, "/health");
+    EXPECT_EQ(response.status, 503U);
+    EXPECT_EQ(response.content_type, "application/json");
+    boost::system::error_code ec;
+    const auto body = boost::json::parse(response.body, ec);  // valid UTF-8 JSON even with a stray byte
+    ASSERT_FALSE(ec) << response.body;
+    EXPECT_EQ(body.at("status").as_string(), "store-error");
+    EXPECT_NE(std::string(body.at("reason").as_string()).find("database is locked"), std::string::npos) << response.body;
+
+    health = Health::Draining;  // shutting down says so, whatever the store does
+    EXPECT_EQ(get(router, "/health").body, R"({"status":"draining"})");
+    health = Health::Serving;
+    store.record("clock write", std::nullopt);
+    response = get(router, "/health");
+    EXPECT_EQ(response.status, 200U);
+    EXPECT_EQ(response.body, R"({"status":"serving"})");
+    EXPECT_NE(get(router, "/metrics").body.find("hschool_store_errors_total 1"), std::string::npos);
+}
+
+TEST(Health, SaysWhenNoFilesAreServedButStaysUp) {
+    std::atomic<Health> health{Health::Serving};
+    Metrics metrics;
+    HttpRouter router;
+    add_ops_routes(router, health, metrics, {nullptr, false});
+    const auto response = get(router, "/health");
+    EXPECT_EQ(response.status, 200U);
+    EXPECT_EQ(response.body, R"({"status":"serving","webRoot":"none"})");
 }
 
 TEST(Metrics, CountWhatTheServerReports) {

@@ -46,6 +46,15 @@ TEST(CreateRequest, NamesAreCheckedInCharactersNotBytes) {
     EXPECT_TRUE(name_problem("\xC3\x28").has_value());  // not UTF-8: refused, never thrown
 }
 
+TEST(CreateRequest, NamesFollowTheCleanTextRuleOfMapNodes) {
+    EXPECT_EQ(code_of(R"({"name":"a\u0085b"})"), "invalid-name");  // C1 NEL
+    EXPECT_EQ(code_of(R"({"name":"a\u009Fb"})"), "invalid-name");  // last C1 control
+    EXPECT_EQ(code_of(R"({"name":"abc\u202Egnp.exe"})"), "invalid-name");  // right-to-left override
+    EXPECT_EQ(code_of(R"({"name":"a\u2066b"})"), "invalid-name");  // left-to-right isolate
+    EXPECT_EQ(code_of(R"({"name":"a\u00A0b"})"), "ok");  // a no-break space is printable
+    EXPECT_EQ(code_of(R"({"name":"\u05E9\u05DC\u05D5\u05DD"})"), "ok");  // right-to-left letters are fine
+}
+
 TEST(CreateRequest, StartDatesOutsideTheCalendarAreRefused) {
     EXPECT_EQ(code_of(R"({"name":"x","startDate":"1900-01-01T00:00:00Z"})"), "ok");
     EXPECT_EQ(code_of(R"({"name":"x","startDate":"2999-12-31T23:59:59Z"})"), "ok");

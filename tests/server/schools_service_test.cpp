@@ -120,6 +120,26 @@ TEST_F(SchoolsServiceTest, PausedClocksStandStillAndOutOfRangeValuesAreIgnored) 
     EXPECT_EQ(got.at(0).speed_index, 1);
 }
 
+TEST_F(SchoolsServiceTest, ControlsThatChangeNothingQueueNothingForTheStore) {
+    TestConnection c(1);
+    join(c);
+    service.open({1, 7});
+    c.take();
+    const auto before = service.clock_updates_queued();
+    for (int i = 0; i < 1000; ++i) {
+        service.set_running({1, 1});  // already running
+        service.set_speed({1, 1});    // already ×1
+    }
+    EXPECT_EQ(service.clock_updates_queued(), before);
+    service.set_running({1, 0});
+    service.set_running({1, 0});
+    service.set_speed({1, 3});
+    service.set_speed({1, 3});
+    EXPECT_EQ(service.clock_updates_queued(), before + 2);  // one per real change
+    EXPECT_FALSE(service.schools().at(7).clock.running);
+    EXPECT_EQ(service.schools().at(7).clock.speed_index, 3);
+}
+
 TEST_F(SchoolsServiceTest, ControlsWithNoSchoolOpenAreIgnored) {
     TestConnection c(1);
     join(c);

@@ -2,10 +2,12 @@
 // A school's in-game clock: pure integer arithmetic, real time is passed in by the caller.
 #include <cstdint>
 
+#include "protocol/v4.hpp"
+
 namespace hschool::sim {
 
 inline constexpr std::int64_t kGameMinutesPerRealSecond = 5;
-inline constexpr int kSpeedCount = 5;
+inline constexpr int kSpeedCount = protocol::v4::kSpeedCount;  // the wire defines the speeds
 inline constexpr std::uint8_t kDefaultSpeedIndex = 1;
 // 2012-04-03T06:00:00Z, the date a new school starts on unless the player picks another.
 inline constexpr std::int64_t kDefaultStartDateMs = 1333432800000;

@@ -352,8 +352,8 @@ ExitResult run_server_to_exit(const std::vector<std::string>& args, std::chrono:
 }
 
 std::vector<std::string> server_args(const std::filesystem::path& data, const std::filesystem::path& mods) {
-    return {"--data", data.string(), "--mods", mods.string(), "--web-root", (data.parent_path() / "web").string(),
-            "--log-level", "debug"};
+    // No --web-root: these tests serve no files, and the default root missing means none are served.
+    return {"--data", data.string(), "--mods", mods.string(), "--log-level", "debug"};
 }
 
 }  // namespace hschool::test::schools

@@ -1,0 +1,187 @@
+// HTTP on an accepted connection: one request at a time with named limits; the router answers,
+// WebSocket upgrades on /ws/game become sessions once the origin and the connection caps allow.
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
+
+#include <array>
+#include <memory>
+#include <optional>
+
+#include "server/http_router.hpp"
+#include "server/limits.hpp"
+#include "server/metrics.hpp"
+#include "server/network_thread.hpp"
+#include "server/origin_policy.hpp"
+#include "server/ws_session.hpp"
+
+namespace hschool::server {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+
+namespace {
+
+inline constexpr std::string_view kWebSocketPath = "/ws/game";
+inline constexpr std::size_t kHttpDrainChunkBytes = 8 * 1024;
+
+class HttpSession : public std::enable_shared_from_this<HttpSession> {
+public:
+    HttpSession(tcp::socket&& socket, NetworkShared& shared, NetworkThread& thread)
+        : stream_(std::move(socket)), shared_(shared), thread_(thread) {}
+
+    void run() { net::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, shared_from_this())); }
+
+private:
+    void do_read() {
+        parser_.emplace();
+        parser_->header_limit(kMaxHttpHeaderBytes);
+        parser_->body_limit(kMaxHttpBodyBytes);
+        head_ = false;  // each request says for itself whether it is HEAD
+        stream_.expires_after(requests_served_ == 0 ? kHttpRequestTimeout : kHttpKeepAliveIdle);
+        http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
+    }
+
+    void on_read(beast::error_code ec, std::size_t) {
+        if (ec == http::error::end_of_stream) return shutdown();
+        if (ec == http::error::body_limit) {
+            return send_and_close(problem(413, "payload-too-large", "Payload too large",
+                                          "request bodies are limited to " + std::to_string(kMaxHttpBodyBytes) + " bytes"));
+        }
+        if (ec == http::error::header_limit) {
+            return send_and_close(problem(431, "headers-too-large", "Request header fields too large",
+                                          "request headers are limited to " + std::to_string(kMaxHttpHeaderBytes) + " bytes"));
+        }
+        if (ec == beast::error::timeout) return shutdown();  // a slow client gets cut off, no answer
+        if (ec) {
+            if (buffer_.size() == 0 && !parser_->got_some()) return shutdown();
+            return send_and_close(problem(400, "bad-request", "Bad request", ec.message()));
+        }
+        auto request = parser_->release();
+        if (websocket::is_upgrade(request)) return upgrade(std::move(request));
+        keep_alive_ = request.keep_alive();
+        head_ = request.method() == http::verb::head;
+        HttpRequest plain;
+        plain.method = std::string(request.method_string());
+        const std::string_view target = request.target();
+        const auto question = target.find('?');
+        if (!percent_decode(target.substr(0, question), plain.path) || plain.path.empty() || plain.path.front() != '/') {
+            return send_and_close(problem(400, "bad-request", "Bad request", "malformed request target"));
+        }
+        if (question != std::string_view::npos) plain.query = std::string(target.substr(question + 1));
+        std::string content_type(request[http::field::content_type]);
+        content_type = content_type.substr(0, content_type.find(';'));
+        while (!content_type.empty() && content_type.back() == ' ') content_type.pop_back();
+        for (auto& c : content_type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        plain.content_type = std::move(content_type);
+        plain.body = std::move(request.body());
+        // The handler may answer from another thread (the loop); the answer comes back to this
+        // connection's thread, unless that thread has already shut (then the answer is dropped).
+        shared_.router.handle(plain, [self = shared_from_this()](HttpResponse response) {
+            NetworkThread& thread = self->thread_;
+            thread.post([self = std::move(self), response = std::move(response)]() mutable { self->send(std::move(response)); });
+        });
+    }
+
+    void upgrade(http::request<http::string_body> request) {
+        if (request.target() != kWebSocketPath) return send_and_close(problem(404, "not-found", "Not found", "WebSocket endpoint is /ws/game"));
+        if (!origin_allowed(request[http::field::origin], request[http::field::host], shared_.config.allowed_origins)) {
+            return refuse(403, "origin", "forbidden-origin", "Forbidden origin", "WebSocket connections from this origin are not allowed");
+        }
+        beast::error_code ec;
+        const auto remote = stream_.socket().remote_endpoint(ec);
+        if (ec) return shutdown();
+        ConnectionLimiter::Slot slot;
+        switch (shared_.limiter.try_admit(remote.address().to_string(), slot)) {
+            case ConnectionLimiter::Admission::TotalCapReached:
+                return refuse(503, "total", "server-full", "Server full", "the server has no room for more connections; try again later");
+            case ConnectionLimiter::Admission::AddressCapReached:
+                return refuse(503, "per_ip", "too-many-connections", "Too many connections",
+                              "this address has too many open connections; close one and try again");
+            case ConnectionLimiter::Admission::Admitted: break;
+        }
+        stream_.expires_never();
+        start_ws_session(stream_.release_socket(), std::move(request), shared_, thread_, std::move(slot));
+    }
+
+    void refuse(unsigned status, const char* reason, std::string_view code, std::string_view title, std::string_view detail) {
+        shared_.metrics.connection_refused(reason);
+        if (const auto skipped = shared_.refused_log.allow(std::chrono::steady_clock::now()))
+            spdlog::info("event=ws_refused reason={} similar_events_not_logged={}", reason, *skipped);
+        HttpResponse response = problem(status, code, title, detail);
+        if (status == 503) response.headers.emplace_back("Retry-After", "5");
+        send_and_close(std::move(response));
+    }
+
+    void send_and_close(HttpResponse response) {
+        keep_alive_ = false;
+        send(std::move(response));
+    }
+
+    void send(HttpResponse response) {
+        shared_.metrics.http_request(response.status);
+        auto message = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(response.status), 11);
+        message->set(http::field::server, "hschool");
+        if (!response.content_type.empty()) message->set(http::field::content_type, response.content_type);
+        for (auto& [name, value] : response.headers) message->set(name, value);
+        message->body() = std::move(response.body);
+        message->keep_alive(keep_alive_);
+        message->prepare_payload();
+        if (head_) message->body().clear();  // HEAD keeps GET's Content-Length, sends no body
+        stream_.expires_after(kHttpRequestTimeout);
+        const bool close_after = !keep_alive_;
+        auto on_written = [self = shared_from_this(), message, close_after](beast::error_code ec, std::size_t) {
+            if (ec) return self->shutdown();
+            if (close_after) return self->linger();
+            ++self->requests_served_;
+            self->do_read();
+        };
+        http::async_write(stream_, *message, std::move(on_written));
+    }
+
+    // After an answer that ends the connection, the client may still be sending (a 413's body):
+    // closing with its bytes unread would reset the connection and could lose our answer. So end
+    // our side, then read and discard a bounded amount until the client closes too.
+    void linger() {
+        shutdown();
+        stream_.expires_after(kHttpDrainTimeout);
+        drain_buffer_ = std::make_unique<std::array<char, kHttpDrainChunkBytes>>();
+        drain_read();
+    }
+
+    void drain_read() {
+        stream_.async_read_some(net::buffer(*drain_buffer_), [self = shared_from_this()](beast::error_code ec, std::size_t bytes) {
+            self->drained_ += bytes;
+            if (ec || self->drained_ > kMaxHttpDrainBytes) return;  // the session goes, and the socket with it
+            self->drain_read();
+        });
+    }
+
+    void shutdown() {
+        beast::error_code ec;
+        stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
+    }
+
+    beast::tcp_stream stream_;
+    beast::flat_buffer buffer_;
+    std::optional<http::request_parser<http::string_body>> parser_;
+    NetworkShared& shared_;
+    NetworkThread& thread_;
+    std::unique_ptr<std::array<char, kHttpDrainChunkBytes>> drain_buffer_;  // only while lingering
+    std::size_t drained_ = 0;
+    bool keep_alive_ = true;
+    bool head_ = false;
+    int requests_served_ = 0;
+};
+
+}  // namespace
+
+void start_http_session(tcp::socket&& socket, NetworkShared& shared, NetworkThread& thread) {
+    std::make_shared<HttpSession>(std::move(socket), shared, thread)->run();
+}
+
+}  // namespace hschool::server

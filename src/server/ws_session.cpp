@@ -1,0 +1,535 @@
+#include "server/ws_session.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/bind_handler.hpp>
+#include <boost/beast/core/error.hpp>
+#include <boost/beast/websocket.hpp>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+
+#include <array>
+#include <optional>
+#include <span>
+
+#include "protocol/v1.hpp"
+#include "server/game_loop.hpp"
+#include "server/limits.hpp"
+#include "server/metrics.hpp"
+#include "server/outbox.hpp"
+#include "server/session_dispatch.hpp"
+#include "server/ws_frame.hpp"
+
+namespace hschool::server {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+using protocol::CloseCode;
+using SteadyClock = std::chrono::steady_clock;
+
+namespace {
+
+template <class... F>
+struct Overloaded : F... {
+    using F::operator()...;
+};
+
+// The server's WebSocket Ping: framed once, the same bytes for every connection.
+const Frame& ping_frame() {
+    static const Frame frame = make_frame({}, ws::Opcode::Ping);
+    return frame;
+}
+
+}  // namespace
+
+// A WebSocket connection after Beast has answered the upgrade: frames are read and written here
+// directly (ws_frame), so a shared tick frame goes out as pre-framed bytes, several per sendmsg.
+// Its life is one explicit state; every way it ends goes through finish().
+class WsSession : public std::enable_shared_from_this<WsSession> {
+public:
+    enum class State : std::uint8_t {
+        Upgrading,      // Beast is answering the upgrade
+        AwaitingHello,  // registered; the first message must be Hello within kHelloDeadline
+        Open,           // Hello accepted: messages go to the arena or the schools
+        Closing,        // a Close is on its way: nothing more is acted on, reads drain
+        Finished,       // the loop was told, the registry, gauge and cap slot are released
+    };
+
+    WsSession(tcp::socket&& socket, NetworkShared& shared, NetworkThread& thread, ConnectionLimiter::Slot slot)
+        : socket_(std::move(socket)),
+          liveness_timer_(socket_.get_executor()),
+          close_timer_(socket_.get_executor()),
+          stall_timer_(socket_.get_executor()),
+          shared_(shared),
+          thread_(thread),
+          id_(shared.next_connection.fetch_add(1)),
+          reader_(protocol::v1::kMaxInboundFrameBytes),  // the larger limit until Hello says which
+          budget_(shared.config.inbound_budget, SteadyClock::now()),
+          slot_(std::move(slot)) {}
+
+    void run(http::request<http::string_body> request) {
+        auto handshake = std::make_shared<websocket::stream<tcp::socket>>(std::move(socket_));
+        websocket::stream_base::timeout timeouts{};
+        timeouts.handshake_timeout = kHandshakeTimeout;
+        timeouts.idle_timeout = websocket::stream_base::none();
+        timeouts.keep_alive_pings = false;
+        handshake->set_option(timeouts);
+        handshake->async_accept(request, [self = shared_from_this(), handshake](beast::error_code ec) {
+            if (ec) {
+                spdlog::debug("event=ws_accept_failed error=\"{}\"", ec.message());
+                return self->finish("handshake failed");
+            }
+            self->socket_ = std::move(handshake->next_layer());
+            self->on_open();
+        });
+    }
+
+    // Called by the write scheduler on this session's thread.
+    void flush() {
+        if (state_ == State::Finished) return;
+        if (write_waiting_) {
+            // A close waits for the write in flight; a peer that never reads must not hold it forever.
+            if (outbox_->close_requested()) arm_close_timer();
+            return;
+        }
+        while (gather() && write_batch()) {
+        }
+    }
+
+    // The one way a session ends: tells the loop, leaves the registry and the gauge, frees the cap slot.
+    void finish(const char* why) {
+        if (state_ == State::Finished) return;
+        const State was = state_;
+        state_ = State::Finished;
+        close_socket();
+        liveness_timer_.cancel();
+        close_timer_.cancel();
+        stall_timer_.cancel();
+        batch_.clear();
+        if (was != State::Upgrading) {
+            if (version_ != WireVersion::None) shared_.loop.post(cmd::Disconnect{id_});
+            outbox_->request_close({CloseCode::Normal, "finished"});  // the loop's pushes become no-ops
+            shared_.sessions.remove(id_);
+            thread_.sessions.erase(id_);
+            shared_.metrics.connection_closed(version_);
+        }
+        slot_.release();
+        spdlog::debug("event=ws_finished connection={} reason=\"{}\"", id_, why);
+    }
+
+private:
+    void on_open() {
+        if (state_ != State::Upgrading) return;
+        beast::error_code ec;
+        socket_.non_blocking(true, ec);
+        if (!ec) socket_.set_option(tcp::no_delay(true), ec);  // a Pong must not wait for an ACK
+        if (!ec) socket_.set_option(net::socket_base::keep_alive(true), ec);
+        if (ec) {
+            spdlog::debug("event=ws_setup_failed error=\"{}\"", ec.message());
+            return finish("socket setup failed");
+        }
+        // Dead peers behind a silent network go after the OS's keepalive probes, not hours later.
+        const int idle_seconds = static_cast<int>(std::chrono::duration_cast<std::chrono::seconds>(kTcpKeepAliveIdle).count());
+        ::setsockopt(socket_.native_handle(), IPPROTO_TCP, TCP_KEEPIDLE, &idle_seconds, sizeof idle_seconds);
+        // Only weak references: the loop may hold this outbox after the session and even the
+        // io_context are gone; the scheduler refuses work once its thread has shut.
+        std::weak_ptr<WsSession> weak = weak_from_this();
+        std::shared_ptr<WriteScheduler> writer = thread_.writer;
+        std::shared_ptr<WakeTarget> target = writer;  // the same object, kept as the type WakeBatch compares
+        outbox_ = std::make_shared<Outbox>([weak, writer, target] {
+            std::shared_ptr<void> session = weak.lock();
+            if (session && !WakeBatch::defer(target, session)) writer->mark_ready(std::static_pointer_cast<WsSession>(std::move(session)));
+        });
+        state_ = State::AwaitingHello;
+        shared_.sessions.add(id_, outbox_);
+        thread_.sessions.emplace(id_, weak_from_this());
+        shared_.metrics.connection_opened(WireVersion::None);
+        last_received_ = SteadyClock::now();
+        arm_liveness(kHelloDeadline);
+        // Beast may have seen bytes arrive during the handshake: read once now, then wait.
+        on_readable({});
+    }
+
+    // Waits for the socket to become readable, then reads it dry: no speculative read that ends in
+    // EAGAIN after every message (the reactor is edge-triggered, and we read until a short read).
+    void wait_readable() {
+        socket_.async_wait(tcp::socket::wait_read, beast::bind_front_handler(&WsSession::on_readable, shared_from_this()));
+    }
+
+    void on_readable(beast::error_code ec) {
+        if (state_ == State::Finished) return;
+        if (ec) return finish(ec.message().c_str());
+        for (int reads = 0; reads < kMaxReadsPerWake; ++reads) {
+            const std::size_t bytes = socket_.read_some(net::buffer(read_buffer_), ec);
+            if (ec == net::error::would_block) return wait_readable();
+            if (ec) return finish(ec == net::error::eof ? "peer closed the connection" : "read failed");
+            if (!consume(bytes)) return;
+            // A short read emptied the socket: the next byte to arrive wakes the wait.
+            if (bytes < read_buffer_.size()) return wait_readable();
+        }
+        // More is waiting, but other connections of the thread get a turn first.
+        net::post(socket_.get_executor(), [self = shared_from_this()] { self->on_readable({}); });
+    }
+
+    // Handles bytes just read; false when the session has ended.
+    bool consume(std::size_t bytes) {
+        last_received_ = SteadyClock::now();
+        if (state_ == State::Closing) {
+            closing_drained_ += bytes;
+            if (closing_drained_ > kMaxCloseDrainBytes) {
+                finish("peer kept sending after our close");
+                return false;
+            }
+        }
+        reader_.feed(protocol::ByteView(read_buffer_.data(), bytes));
+        while (auto event = reader_.next()) {
+            handle_event(*event);
+            if (state_ == State::Finished) return false;
+        }
+        if (replied_) {  // a Pong goes out now, not after the thread's other work
+            replied_ = false;
+            flush();
+            if (state_ == State::Finished) return false;
+        }
+        if (reader_.skipped_bytes() > kMaxSkippedFrameBytes) {  // not worth a clean close any more
+            finish("oversized frame past the skip limit");
+            return false;
+        }
+        return true;
+    }
+
+    bool acting() const { return state_ == State::AwaitingHello || state_ == State::Open; }
+
+    // Every frame costs the sender one message and its bytes; a flood is closed, not queued.
+    bool within_budget(std::size_t payload_bytes) {
+        if (!acting()) return false;
+        if (budget_.admit(payload_bytes, last_received_)) return true;
+        shared_.metrics.budget_exceeded(version_);
+        if (const auto skipped = shared_.budget_log.allow(SteadyClock::now()))
+            spdlog::warn("event=ws_budget_exceeded connection={} version={} similar_events_not_logged={}", id_,
+                         static_cast<int>(version_), *skipped);
+        close(CloseCode::PolicyViolation, "message rate limit exceeded");
+        return false;
+    }
+
+    void handle_event(const ws::Event& event) {
+        using Kind = ws::Event::Kind;
+        switch (event.kind) {
+            case Kind::Message:
+                shared_.metrics.frame_in(version_, event.payload.size());
+                if (!within_budget(event.payload.size())) return;
+                return act(dispatch::on_message({version_, {id_, outbox_, thread_.index}, shared_.loop.tick()}, event.payload, event.text));
+            case Kind::Ping:
+                if (!within_budget(event.payload.size())) return;
+                replied_ = true;
+                outbox_->push_control(make_frame(event.payload, ws::Opcode::Pong));
+                return;
+            case Kind::Pong:
+                within_budget(event.payload.size());
+                return;
+            case Kind::Close:
+                peer_closed_ = true;
+                if (close_sent_) return finish("close handshake complete");
+                // Echo the peer's code, as RFC 6455 §5.5.1 asks.
+                return close(event.close_code == ws::kNoStatusCode ? CloseCode::Normal : static_cast<CloseCode>(event.close_code), "");
+            case Kind::TooBig:
+                shared_.metrics.frame_in(version_, 0);
+                if (acting()) close(CloseCode::MessageTooBig, "frame larger than this protocol version allows");
+                return;
+            case Kind::ProtocolError:
+                spdlog::debug("event=ws_protocol_error connection={} reason=\"{}\"", id_, event.reason);
+                shared_.metrics.decode_rejected(version_);
+                close(CloseCode::ProtocolError, "WebSocket protocol violation");
+                return;
+        }
+    }
+
+    void act(dispatch::Action action) {
+        std::visit(Overloaded{
+                       [](dispatch::Ignore&) {},
+                       [&](dispatch::Reply& reply) {
+                           replied_ = true;
+                           outbox_->push_reliable(make_frame(reply.message));
+                       },
+                       [&](dispatch::Post& post) {
+                           if (!shared_.loop.try_post(std::move(post.command))) close(CloseCode::TryAgainLater, "server is busy");
+                       },
+                       [&](dispatch::Promote& promote) {
+                           version_ = promote.version;
+                           state_ = State::Open;
+                           reader_.set_max_message_bytes(promote.max_inbound_bytes);
+                           shared_.metrics.connection_promoted(version_);
+                           arm_liveness(shared_.config.ping_interval);
+                           spdlog::debug("event=hello connection={} version={}", id_, static_cast<int>(version_));
+                           if (!shared_.loop.try_post(std::move(promote.join))) close(CloseCode::TryAgainLater, "server is busy");
+                       },
+                       [&](dispatch::Reject& reject) {
+                           if (reject.malformed) shared_.metrics.decode_rejected(version_);
+                           close(reject.code, reject.reason);
+                       },
+                   },
+                   action);
+    }
+
+    // Closing goes through the outbox so the Close frame follows what is being written, never splits it.
+    void close(CloseCode code, const char* reason) {
+        if (state_ == State::Finished) return;
+        if (state_ != State::Upgrading) state_ = State::Closing;
+        outbox_->request_close({code, reason});
+    }
+
+    // Before Hello: the Hello deadline. After: a WebSocket Ping every interval, and a peer silent
+    // for longer than the timeout (no pong, no frame) is closed.
+    void arm_liveness(SteadyClock::duration after) {
+        liveness_timer_.expires_after(after);
+        liveness_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+            if (!ec) self->on_liveness();
+        });
+    }
+
+    void on_liveness() {
+        if (state_ == State::AwaitingHello) return close(CloseCode::PolicyViolation, "no Hello within 5 s");
+        if (state_ != State::Open) return;
+        if (SteadyClock::now() - last_received_ >= shared_.config.peer_timeout) {
+            shared_.metrics.peer_timeout("silent");
+            if (const auto skipped = shared_.timeout_log.allow(SteadyClock::now()))
+                spdlog::info("event=ws_peer_silent connection={} similar_events_not_logged={}", id_, *skipped);
+            return close(CloseCode::PolicyViolation, "no response to ping");
+        }
+        outbox_->push_control(ping_frame());
+        arm_liveness(shared_.config.ping_interval);
+    }
+
+    // Takes what the outbox holds into the batch; false when there is nothing to write.
+    bool gather() {
+        std::size_t bytes = 0;
+        for (const auto& frame : batch_) bytes += frame->size();
+        while (!close_sent_ && batch_.size() < kMaxFramesPerWrite && bytes < kMaxBytesPerWrite) {
+            auto next = outbox_->next();
+            if (next.close) {
+                queue_close(*next.close);
+                break;
+            }
+            if (!next.frame) break;
+            bytes += next.frame->size();
+            batch_.push_back(std::move(next.frame));
+        }
+        return !batch_.empty();
+    }
+
+    void queue_close(CloseRequest request) {
+        close_sent_ = true;  // from here on the outbox has nothing more for us
+        if (state_ != State::Finished) state_ = State::Closing;
+        arm_close_timer();  // the peer gets kCloseGrace to answer our close frame
+        if (!peer_closed_) shared_.metrics.close_sent(static_cast<std::uint16_t>(request.code));
+        spdlog::debug("event=ws_close connection={} code={} reason=\"{}\"", id_, static_cast<int>(request.code), request.reason);
+        close_frame_index_ = batch_.size();
+        batch_.push_back(make_frame(ws::close_payload(static_cast<std::uint16_t>(request.code), request.reason), ws::Opcode::Close));
+    }
+
+    // One sendmsg for the whole batch; true when all of it went and the caller may gather more.
+    bool write_batch() {
+        std::array<net::const_buffer, kMaxFramesPerWrite + 1> buffers;
+        std::size_t count = 0;
+        for (const auto& frame : batch_) {
+            const auto wire = frame->wire();
+            buffers[count++] = net::buffer(wire.data(), wire.size());
+        }
+        buffers[0] += batch_offset_;
+        beast::error_code ec;
+        std::size_t written = socket_.write_some(std::span(buffers.data(), count), ec);
+        if (ec == net::error::would_block) {
+            written = 0;
+        } else if (ec) {
+            finish("write failed");
+            return false;
+        }
+        if (written > 0) last_write_progress_ = SteadyClock::now();
+        consume_written(written);
+        if (state_ == State::Finished) return false;
+        if (!batch_.empty()) {
+            write_waiting_ = true;
+            arm_stall_timer();
+            socket_.async_wait(tcp::socket::wait_write, [self = shared_from_this()](beast::error_code wait_ec) {
+                self->write_waiting_ = false;
+                if (self->state_ == State::Finished) return;
+                if (wait_ec) return self->finish("socket failed while waiting to write");
+                if (self->write_batch()) self->flush();
+            });
+            return false;
+        }
+        if (stall_timer_armed_) {  // the socket took everything: it is not stuck
+            stall_timer_armed_ = false;
+            stall_timer_.cancel();
+        }
+        return !close_written_;
+    }
+
+    // A peer that stops reading: once its socket has taken nothing for write_stall, it goes.
+    void arm_stall_timer() {
+        if (stall_timer_armed_) return;
+        stall_timer_armed_ = true;
+        last_write_progress_ = SteadyClock::now();
+        stall_timer_.expires_after(shared_.config.write_stall);
+        stall_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+            if (ec || !self->stall_timer_armed_) return;
+            self->stall_timer_armed_ = false;
+            self->on_stall_timer();
+        });
+    }
+
+    void on_stall_timer() {
+        if (state_ == State::Finished || !write_waiting_) return;
+        const auto idle = SteadyClock::now() - last_write_progress_;
+        if (idle < shared_.config.write_stall) {  // it took some bytes meanwhile: look again later
+            stall_timer_armed_ = true;
+            stall_timer_.expires_after(shared_.config.write_stall - idle);
+            stall_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+                if (ec || !self->stall_timer_armed_) return;
+                self->stall_timer_armed_ = false;
+                self->on_stall_timer();
+            });
+            return;
+        }
+        shared_.metrics.peer_timeout("write_stall");
+        if (const auto skipped = shared_.timeout_log.allow(SteadyClock::now()))
+            spdlog::info("event=ws_write_stall connection={} similar_events_not_logged={}", id_, *skipped);
+        finish("peer stopped reading");
+    }
+
+    void consume_written(std::size_t written) {
+        std::size_t frames = 0, payload_bytes = 0, index = 0;
+        written += batch_offset_;
+        while (index < batch_.size() && written >= batch_[index]->size()) {
+            written -= batch_[index]->size();
+            if (close_frame_index_ && *close_frame_index_ == index) {
+                close_written_ = true;
+            } else {
+                ++frames;
+                payload_bytes += batch_[index]->payload().size();
+            }
+            ++index;
+        }
+        batch_.erase(batch_.begin(), batch_.begin() + static_cast<std::ptrdiff_t>(index));
+        batch_offset_ = written;
+        if (close_frame_index_) close_frame_index_ = *close_frame_index_ >= index ? std::optional(*close_frame_index_ - index) : std::nullopt;
+        if (frames > 0) shared_.metrics.frames_out(version_, frames, payload_bytes);
+        if (!close_written_ || close_half_shut_) return;
+        // Our Close is out: a peer that already sent its own, or whose stream is broken, is done.
+        if (peer_closed_ || reader_.failed()) return finish("closed");
+        // Otherwise end our side (FIN after the Close) and read on until its Close, EOF or the grace
+        // timer: closing with its bytes unread would reset the connection and could lose our Close.
+        close_half_shut_ = true;
+        beast::error_code ignored;
+        socket_.shutdown(tcp::socket::shutdown_send, ignored);
+    }
+
+    void arm_close_timer() {
+        if (close_timer_armed_) return;
+        close_timer_armed_ = true;
+        close_timer_.expires_after(kCloseGrace);
+        close_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+            if (!ec) self->finish("close grace expired");
+        });
+    }
+
+    void close_socket() {
+        beast::error_code ignored;
+        socket_.shutdown(tcp::socket::shutdown_both, ignored);
+        socket_.close(ignored);
+    }
+
+    tcp::socket socket_;
+    net::steady_timer liveness_timer_;  // Hello deadline, then pings and the silence check
+    net::steady_timer close_timer_;     // our Close's grace period
+    net::steady_timer stall_timer_;     // a peer that stopped reading
+    NetworkShared& shared_;
+    NetworkThread& thread_;
+    const ConnectionId id_;
+    std::shared_ptr<Outbox> outbox_;
+    State state_ = State::Upgrading;
+    WireVersion version_ = WireVersion::None;
+    ws::FrameReader reader_;
+    InboundBudget budget_;
+    ConnectionLimiter::Slot slot_;
+    std::array<std::uint8_t, kReadBufferBytes> read_buffer_{};
+    SteadyClock::time_point last_received_{};
+    SteadyClock::time_point last_write_progress_{};
+    std::size_t closing_drained_ = 0;               // bytes read since we started closing
+    std::vector<Frame> batch_;                      // frames being written, in order
+    std::size_t batch_offset_ = 0;                  // bytes of batch_.front() already sent
+    std::optional<std::size_t> close_frame_index_;  // where our Close sits in batch_
+    // The writer: a reply to flush now, a full socket, the timers armed.
+    bool replied_ = false;
+    bool write_waiting_ = false;
+    bool close_timer_armed_ = false;
+    bool stall_timer_armed_ = false;
+    // The close handshake, as facts: ours queued, ours written (and our side shut), the peer's seen.
+    bool close_sent_ = false;
+    bool close_written_ = false;
+    bool close_half_shut_ = false;
+    bool peer_closed_ = false;
+};
+
+void WriteScheduler::mark_ready(std::shared_ptr<WsSession> session) {
+    std::unique_lock lock(mutex_);
+    if (!open_) return;
+    ready_.push_back(std::move(session));
+    post_drain(lock);
+}
+
+void WriteScheduler::wake_all(std::vector<std::shared_ptr<void>>& sessions) {
+    std::unique_lock lock(mutex_);
+    if (!open_) return;
+    for (auto& session : sessions) ready_.push_back(std::static_pointer_cast<WsSession>(std::move(session)));
+    post_drain(lock);
+}
+
+void WriteScheduler::shut() {
+    std::lock_guard lock(mutex_);
+    open_ = false;
+    ready_.clear();
+    draining_.clear();
+    drained_ = 0;
+}
+
+void WriteScheduler::post_drain(std::unique_lock<std::mutex>& lock) {
+    if (drain_posted_) return;
+    drain_posted_ = true;
+    lock.unlock();
+    net::post(ioc_, [this] { drain(); });
+}
+
+void WriteScheduler::drain() {
+    if (drained_ == draining_.size()) {  // a new round: take everything marked so far
+        draining_.clear();
+        drained_ = 0;
+        std::lock_guard lock(mutex_);
+        draining_.swap(ready_);
+        drain_posted_ = false;
+    }
+    const std::size_t end = std::min(draining_.size(), drained_ + kMaxFlushesPerTurn);
+    for (; drained_ < end; ++drained_) {
+        draining_[drained_]->flush();
+        draining_[drained_].reset();
+    }
+    // The rest waits one turn, so reads that arrived meanwhile (a Ping) are not stuck behind a whole tick.
+    if (drained_ < draining_.size()) net::post(ioc_, [this] { drain(); });
+}
+
+void start_ws_session(tcp::socket&& socket, http::request<http::string_body> request, NetworkShared& shared,
+                      NetworkThread& thread, ConnectionLimiter::Slot slot) {
+    std::make_shared<WsSession>(std::move(socket), shared, thread, std::move(slot))->run(std::move(request));
+}
+
+void finish_ws_sessions(NetworkThread& thread, const char* why) {
+    std::vector<std::shared_ptr<WsSession>> open;
+    for (auto& [id, weak] : thread.sessions)
+        if (auto session = weak.lock()) open.push_back(std::move(session));
+    for (auto& session : open) session->finish(why);
+    thread.sessions.clear();
+}
+
+}  // namespace hschool::server

@@ -1,0 +1,15 @@
+#pragma once
+// A WebSocket connection after the upgrade request was accepted (network files only).
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/string_body.hpp>
+
+#include "server/network_thread.hpp"
+
+namespace hschool::server {
+
+// Beast answers the upgrade; the session then reads and writes the frames itself. The slot is
+// the connection-cap place the upgrade took; it is given back when the session ends.
+void start_ws_session(tcp::socket&& socket, boost::beast::http::request<boost::beast::http::string_body> request,
+                      NetworkShared& shared, NetworkThread& thread, ConnectionLimiter::Slot slot);
+
+}  // namespace hschool::server
