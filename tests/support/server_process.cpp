@@ -16,9 +16,15 @@ inline constexpr auto kStartTimeout = std::chrono::seconds(20);
 std::filesystem::path ServerProcess::binary() { return HSCHOOL_SERVER_BINARY; }
 std::filesystem::path ServerProcess::source_dir() { return HSCHOOL_SOURCE_DIR; }
 
-ServerProcess::ServerProcess(std::vector<std::string> extra_args) {
+ServerProcess::ServerProcess(std::vector<std::string> extra_args) : ServerProcess(std::move(extra_args), Launch{}) {}
+
+ServerProcess::ServerProcess(std::vector<std::string> extra_args, const Launch& launch) {
     std::vector<std::string> args{binary().string(), "--address", "127.0.0.1", "--port", "0"};
     args.insert(args.end(), extra_args.begin(), extra_args.end());
+    // Built before fork: the child only makes system calls until exec.
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
     int fds[2];
     if (pipe(fds) != 0) return;
     pid_ = fork();
@@ -27,9 +33,10 @@ ServerProcess::ServerProcess(std::vector<std::string> extra_args) {
         dup2(fds[1], STDERR_FILENO);
         close(fds[0]);
         close(fds[1]);
-        std::vector<char*> argv;
-        for (auto& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
+        if (launch.max_open_files) {
+            const rlimit limit{*launch.max_open_files, *launch.max_open_files};
+            if (setrlimit(RLIMIT_NOFILE, &limit) != 0) _exit(126);
+        }
         execv(argv[0], argv.data());
         _exit(127);
     }
@@ -47,6 +54,7 @@ ServerProcess::ServerProcess(std::vector<std::string> extra_args) {
         int status = 0;
         if (waitpid(pid_, &status, WNOHANG) == pid_) {
             pid_ = -1;
+            start_exit_status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
             return;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(10));

@@ -1,5 +1,6 @@
 #pragma once
 // Starts the real hschool-server binary on an ephemeral loopback port for integration tests.
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include <chrono>
@@ -15,8 +16,14 @@ namespace hschool::test {
 
 class ServerProcess {
 public:
+    // How the child is started, beyond its arguments.
+    struct Launch {
+        std::optional<rlim_t> max_open_files;  // RLIMIT_NOFILE set in the child before exec, like `ulimit -n`
+    };
+
     // Starts the server with --port 0 and the given extra arguments; waits for its listening line.
     explicit ServerProcess(std::vector<std::string> extra_args = {});
+    ServerProcess(std::vector<std::string> extra_args, const Launch& launch);
     ~ServerProcess();
     ServerProcess(const ServerProcess&) = delete;
     ServerProcess& operator=(const ServerProcess&) = delete;
@@ -24,6 +31,8 @@ public:
     bool started() const { return port_ != 0; }
     std::uint16_t port() const { return port_; }
     pid_t pid() const { return pid_; }
+    // When the server exited before it listened: its exit status (128 + signal when killed).
+    std::optional<int> start_exit_status() const { return start_exit_status_; }
     // Sends a signal and waits for the exit; the exit status, or nothing if it did not exit in time.
     std::optional<int> stop(int signal, std::chrono::milliseconds timeout = std::chrono::seconds(10));
     std::string output() const;  // everything the server printed so far
@@ -36,6 +45,7 @@ private:
 
     pid_t pid_ = -1;
     std::uint16_t port_ = 0;
+    std::optional<int> start_exit_status_;
     mutable std::mutex output_mutex_;
     std::string output_;
     std::thread reader_;
