@@ -48,7 +48,8 @@ inline constexpr auto kDefaultWriteStall = std::chrono::milliseconds(10s);    //
 // Real clients send at most 30 inputs + 1 ping a second (arena) or a few controls (schools):
 // 4× that sustained, with a burst for a tab waking from the background.
 inline constexpr BudgetLimits kDefaultInboundBudget{120, 240, 64 * 1024, 256 * 1024};
-inline constexpr std::size_t kMaxCloseDrainBytes = 1024 * 1024;   // read and thrown away after our Close
+inline constexpr std::size_t kMaxCloseDrainBytes = 1024 * 1024;   // read after our Close (an oversized frame's skip)
+inline constexpr std::size_t kMaxAbuseDrainBytes = 64 * 1024;     // read after closing a flood: parsing it costs CPU
 inline constexpr std::size_t kMaxControlFrames = 16;            // pings/pongs queued before the peer is cut
 inline constexpr std::size_t kMaxQueuedCommands = 1 << 16;        // the loop's inbox; beyond, clients get 1013
 inline constexpr auto kAcceptBackoffMin = 10ms;                   // after EMFILE and friends, before accepting again

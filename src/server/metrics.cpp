@@ -95,6 +95,11 @@ void Metrics::frame_in(WireVersion v, std::size_t bytes) {
     f_->frames_in[slot(v)]->Increment();
     f_->bytes_in[slot(v)]->Increment(static_cast<double>(bytes));
 }
+void Metrics::frames_in(WireVersion v, std::size_t frames, std::size_t bytes) {
+    if (frames == 0) return;
+    f_->frames_in[slot(v)]->Increment(static_cast<double>(frames));
+    f_->bytes_in[slot(v)]->Increment(static_cast<double>(bytes));
+}
 void Metrics::frames_out(WireVersion v, std::size_t frames, std::size_t bytes) {
     f_->frames_out[slot(v)]->Increment(static_cast<double>(frames));
     f_->bytes_out[slot(v)]->Increment(static_cast<double>(bytes));

@@ -66,8 +66,11 @@ public:
 
     // False once the peer sends faster than the limits allow.
     bool admit(std::size_t payload_bytes, TokenBucket::Clock::time_point now) {
-        return messages_.take(1, now) && bytes_.take(payload_bytes, now);
+        return admit_message(now) && admit_bytes(payload_bytes, now);
     }
+    bool admit_message(TokenBucket::Clock::time_point now) { return messages_.take(1, now); }
+    // The session charges what it reads, headers included, before parsing it: a flood costs no parsing.
+    bool admit_bytes(std::size_t bytes, TokenBucket::Clock::time_point now) { return bytes_.take(bytes, now); }
 
 private:
     TokenBucket messages_;

@@ -152,8 +152,9 @@ private:
         on_readable({});
     }
 
-    // Waits for the socket to become readable, then reads it dry: no speculative read that ends in
-    // EAGAIN after every message (the reactor is edge-triggered, and we read until a short read).
+    // Waits for the socket to become readable, then reads it until a short read. Asio re-arms the
+    // wait with one epoll_ctl where async_read_some would first try a recv that fails with EAGAIN:
+    // the same kernel cost (bench/README.md), but no wasted read while a client floods.
     void wait_readable() {
         socket_.async_wait(tcp::socket::wait_read, beast::bind_front_handler(&WsSession::on_readable, shared_from_this()));
     }
@@ -178,16 +179,19 @@ private:
         last_received_ = SteadyClock::now();
         if (state_ == State::Closing) {
             closing_drained_ += bytes;
-            if (closing_drained_ > kMaxCloseDrainBytes) {
+            if (closing_drained_ > closing_drain_limit_) {
                 finish("peer kept sending after our close");
                 return false;
             }
+        } else if (acting() && !budget_.admit_bytes(bytes, last_received_)) {
+            over_budget();
         }
         reader_.feed(protocol::ByteView(read_buffer_.data(), bytes));
         while (auto event = reader_.next()) {
             handle_event(*event);
             if (state_ == State::Finished) return false;
         }
+        count_frames_in();
         if (replied_) {  // a Pong goes out now, not after the thread's other work
             replied_ = false;
             flush();
@@ -202,32 +206,45 @@ private:
 
     bool acting() const { return state_ == State::AwaitingHello || state_ == State::Open; }
 
-    // Every frame costs the sender one message and its bytes; a flood is closed, not queued.
-    bool within_budget(std::size_t payload_bytes) {
+    // Every frame costs the sender one message (its bytes were charged as they were read); a flood
+    // is closed, not queued.
+    bool within_budget() {
         if (!acting()) return false;
-        if (budget_.admit(payload_bytes, last_received_)) return true;
+        if (budget_.admit_message(last_received_)) return true;
+        over_budget();
+        return false;
+    }
+
+    void over_budget() {
         shared_.metrics.budget_exceeded(version_);
         if (const auto skipped = shared_.budget_log.allow(SteadyClock::now()))
             spdlog::warn("event=ws_budget_exceeded connection={} version={} similar_events_not_logged={}", id_,
                          static_cast<int>(version_), *skipped);
-        close(CloseCode::PolicyViolation, "message rate limit exceeded");
-        return false;
+        close(CloseCode::PolicyViolation, "message rate limit exceeded", kMaxAbuseDrainBytes);
+    }
+
+    // Inbound frames are counted once per read, not once per frame: the counters are shared atomics.
+    void count_frames_in() {
+        shared_.metrics.frames_in(version_, frames_in_, bytes_in_);
+        frames_in_ = 0;
+        bytes_in_ = 0;
     }
 
     void handle_event(const ws::Event& event) {
         using Kind = ws::Event::Kind;
         switch (event.kind) {
             case Kind::Message:
-                shared_.metrics.frame_in(version_, event.payload.size());
-                if (!within_budget(event.payload.size())) return;
+                ++frames_in_;
+                bytes_in_ += event.payload.size();
+                if (!within_budget()) return;
                 return act(dispatch::on_message({version_, {id_, outbox_, thread_.index}, shared_.loop.tick()}, event.payload, event.text));
             case Kind::Ping:
-                if (!within_budget(event.payload.size())) return;
+                if (!within_budget()) return;
                 replied_ = true;
                 outbox_->push_control(make_frame(event.payload, ws::Opcode::Pong));
                 return;
             case Kind::Pong:
-                within_budget(event.payload.size());
+                within_budget();
                 return;
             case Kind::Close:
                 peer_closed_ = true;
@@ -235,7 +252,7 @@ private:
                 // Echo the peer's code, as RFC 6455 §5.5.1 asks.
                 return close(event.close_code == ws::kNoStatusCode ? CloseCode::Normal : static_cast<CloseCode>(event.close_code), "");
             case Kind::TooBig:
-                shared_.metrics.frame_in(version_, 0);
+                ++frames_in_;
                 if (acting()) close(CloseCode::MessageTooBig, "frame larger than this protocol version allows");
                 return;
             case Kind::ProtocolError:
@@ -257,6 +274,7 @@ private:
                            if (!shared_.loop.try_post(std::move(post.command))) close(CloseCode::TryAgainLater, "server is busy");
                        },
                        [&](dispatch::Promote& promote) {
+                           count_frames_in();  // what came before Hello's end counts as "none"
                            version_ = promote.version;
                            state_ = State::Open;
                            reader_.set_max_message_bytes(promote.max_inbound_bytes);
@@ -274,8 +292,9 @@ private:
     }
 
     // Closing goes through the outbox so the Close frame follows what is being written, never splits it.
-    void close(CloseCode code, const char* reason) {
+    void close(CloseCode code, const char* reason, std::size_t drain_limit = kMaxCloseDrainBytes) {
         if (state_ == State::Finished) return;
+        if (state_ != State::Closing) closing_drain_limit_ = drain_limit;
         if (state_ != State::Upgrading) state_ = State::Closing;
         outbox_->request_close({code, reason});
     }
@@ -458,6 +477,9 @@ private:
     SteadyClock::time_point last_received_{};
     SteadyClock::time_point last_write_progress_{};
     std::size_t closing_drained_ = 0;               // bytes read since we started closing
+    std::size_t closing_drain_limit_ = kMaxCloseDrainBytes;
+    std::size_t frames_in_ = 0;                     // counted in this read, reported at its end
+    std::size_t bytes_in_ = 0;
     std::vector<Frame> batch_;                      // frames being written, in order
     std::size_t batch_offset_ = 0;                  // bytes of batch_.front() already sent
     std::optional<std::size_t> close_frame_index_;  // where our Close sits in batch_
