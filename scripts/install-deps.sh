@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages and npm modules the build and tests need, only when missing.
 # Usage: scripts/install-deps.sh [build|test|bench]   (test adds the browser and fuzzing toolchain,
-# bench adds Google Benchmark and the Python that drives the load suite)
+# bench adds Google Benchmark, the Python that drives the load suite, strace and perf)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,12 +10,13 @@ packages=(
   build-essential cmake pkg-config ccache
   libboost1.81-dev libboost-json1.81-dev
   libsqlitecpp-dev libsqlite3-dev libspdlog-dev libfmt-dev libcli11-dev prometheus-cpp-dev
-  libhowardhinnant-date-dev libutfcpp-dev
+  libhowardhinnant-date-dev libutfcpp-dev zlib1g-dev libsnappy-dev
 )
 # Node.js may come from elsewhere with npm bundled; Debian's packages only when there is none.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 if [ "$mode" = bench ]; then
-  packages+=(libbenchmark-dev python3)
+  # strace and perf: where the kernel work goes (bench/suite.py, section syscalls)
+  packages+=(libbenchmark-dev python3 strace linux-perf)
 fi
 if [ "$mode" = test ]; then
   packages+=(libgtest-dev libgmock-dev googletest libbenchmark-dev clang-14 libclang-rt-14-dev chromium)

@@ -1,0 +1,119 @@
+#include "sim/hns/match.hpp"
+
+#include <boost/json.hpp>
+
+#include "sim/hns/constants.hpp"
+
+namespace hschool::sim::hns {
+namespace {
+
+constexpr const char* kBaselineNames[2] = {"burrow", "scatter"};
+
+std::string register_record(int slot, const Sim& sim, Baseline b) {
+    boost::json::object o;
+    o["k"] = "register";
+    o["slot"] = slot;
+    // The reference writes the team text here, not the alias (spec §7.13).
+    o["alias"] = slot % 2 == 0 ? "red" : "blue";
+    o["policy"] = kBaselineNames[static_cast<int>(b)];
+    o["kind"] = "scripted";
+    o["baseline"] = kBaselineNames[static_cast<int>(b)];
+    (void)sim;
+    return boost::json::serialize(o);
+}
+
+std::string directive_record(const Sim& sim, int slot, int turn, const Order& order, const std::string& result) {
+    boost::json::object o;
+    o["k"] = "directive";
+    o["game"] = sim.game_index() + 1;
+    o["turn"] = turn;
+    o["slot"] = slot;
+    o["alias"] = sim.alias(slot);
+    o["source"] = "scripted";
+    o["latency_ms"] = 0;
+    o["intent"] = intent_text(order.intent);
+    o["object"] = order.obj;
+    o["at"] = order.at;
+    o["say"] = order.say;
+    o["radio"] = order.radio;
+    o["result"] = result;
+    if (order.hasTo) o["to"] = boost::json::array{order.toX, order.toY};
+    else o["to"] = nullptr;
+    return boost::json::serialize(o);
+}
+
+}  // namespace
+
+Expected<MatchOutcome> run_match(const GameConfig& config, const MatchOptions& opt,
+                                 const std::function<void(const Sim&)>& progress) {
+    using R = Expected<MatchOutcome>;
+    auto created = Sim::create(config);
+    if (!created) return R::fail(created.error);
+    Sim& sim = *created;
+    ReplayWriter writer(config_to_json(config), opt.startMs);
+    std::vector<std::string> names;
+    for (int s = 0; s < kSeats; ++s) {
+        const std::string name = s < static_cast<int>(config.slots.size()) && !config.slots[s].name.empty()
+                                     ? config.slots[s].name
+                                     : "Cog" + std::to_string(s + 1);
+        auto added = sim.add_player(name, s, "", true);
+        if (!added) return R::fail("join " + name + ": " + added.error);
+        writer.join(0, s, name, s, "");
+        names.push_back(name);
+    }
+    for (int s = 0; s < kSeats; ++s) writer.chat(0, s, register_record(s, sim, opt.seats[s]));
+    sim.set_seat_names(names);
+    Driver driver(sim);
+    driver.set_enemy_memory(opt.enemyMemory);
+    std::array<Order, kSeats> orders{};
+    std::vector<Input> masks(kSeats), prev(kSeats);
+    while (!sim.finished() && sim.tick_count() < opt.maxTicks) {
+        const std::uint32_t ms = replay_tick_time(sim.tick_count());
+        if (opt.wallClockStopTick > 0 && sim.tick_count() == opt.wallClockStopTick) {
+            // Record, force, write zero masks, step once more, hash, quit: the server's order.
+            writer.chat(ms, 0, "{\"k\":\"stop\",\"tick\":" + std::to_string(sim.tick_count()) +
+                                   ",\"endRule\":\"wall_clock\"}");
+            sim.force_wall_clock_stop();
+            for (int s = 0; s < kSeats; ++s) {
+                masks[s].mask = 0;
+                writer.input_if_changed(ms, s, 0);
+            }
+            sim.step(masks, prev);
+            writer.hash(static_cast<std::uint32_t>(sim.tick_count()), sim.hash());
+            break;
+        }
+        const bool playing = sim.phase() == GamePhase::Playing;
+        if (playing && sim.game_tick() % sim.config().turnTicks == 0) {
+            const int turn = sim.game_tick() / sim.config().turnTicks;
+            for (int s = 0; s < kSeats; ++s) {
+                if (sim.frozen_seeker(s)) continue;
+                orders[s] = baseline_order(opt.seats[s], sim, driver, s, turn, opt.params);
+                const auto& results = sim.last_results();
+                const std::string last = s < static_cast<int>(results.size()) ? action_result_text(results[s]) : "";
+                writer.chat(ms, s, directive_record(sim, s, turn, orders[s], last));
+            }
+            for (int s = 0; s < kSeats; ++s) {
+                if (sim.frozen_seeker(s) || orders[s].say.empty()) continue;
+                if (sim.apply_shout(s, orders[s].say)) writer.chat(ms, s, orders[s].say);
+            }
+        }
+        if (playing) driver.observe(sim);
+        for (int s = 0; s < kSeats; ++s) {
+            masks[s].mask = playing && !sim.frozen_seeker(s) ? driver.compile_mask(sim, orders[s], s) : 0;
+            writer.input_if_changed(ms, s, masks[s].mask);
+        }
+        sim.step(masks, prev);
+        prev = masks;
+        writer.hash(static_cast<std::uint32_t>(sim.tick_count()), sim.hash());
+        if (progress) progress(sim);
+    }
+    MatchOutcome out;
+    out.results = sim.results_json();
+    writer.chat(replay_tick_time(sim.tick_count()), 0, "{\"k\":\"result\",\"results\":" + out.results + "}");
+    out.replay = writer.bytes();
+    out.finalTick = sim.tick_count();
+    out.finalHash = sim.hash();
+    return R::ok(std::move(out));
+}
+
+}  // namespace hschool::sim::hns

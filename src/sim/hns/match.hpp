@@ -1,0 +1,40 @@
+#pragma once
+// A whole headless match with six scripted seats, following the reference server's loop: joins,
+// decision turns every turnTicks while Playing, masks compiled by the driver, the step, a hash
+// record per tick, and the final result record. No clock: it runs as fast as the CPU allows.
+#include <array>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/hns/baselines.hpp"
+#include "sim/hns/driver.hpp"
+#include "sim/hns/replay.hpp"
+#include "sim/hns/sim.hpp"
+
+namespace hschool::sim::hns {
+
+struct MatchOptions {
+    std::array<Baseline, 6> seats{Baseline::Burrow, Baseline::Burrow, Baseline::Burrow,
+                                  Baseline::Burrow, Baseline::Burrow, Baseline::Burrow};
+    std::uint64_t startMs = 0;  // the replay header's start time (0 keeps replays byte-identical)
+    int maxTicks = 1000000;     // a guard against a config that never ends
+    bool enemyMemory = false;   // Driver::set_enemy_memory (off = the reference's behaviour)
+    BaselineParams params{};
+    // The server's wall-clock stop (§2.9), by tick for reproducibility: at this pre-step tick the
+    // stop record is written, the stop forced, zero masks applied for one last step. 0 = none.
+    int wallClockStopTick = 0;
+};
+
+struct MatchOutcome {
+    std::string replay;   // COWLDHNS bytes
+    std::string results;  // results JSON
+    int finalTick = 0;
+    std::uint64_t finalHash = 0;
+};
+
+// `progress` (optional) is called once per tick with the tick count.
+Expected<MatchOutcome> run_match(const GameConfig& config, const MatchOptions& options,
+                                 const std::function<void(const Sim&)>& progress = {});
+
+}  // namespace hschool::sim::hns

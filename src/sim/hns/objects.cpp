@@ -1,0 +1,303 @@
+// The object layer (§3.12): the seeded deal, pixel masks and the dirty-rect repair, placement
+// rules, the grab probe, lock targeting and the vault geometry. Integer only.
+#include <algorithm>
+
+#include "sim/hns/aim.hpp"
+#include "sim/hns/constants.hpp"
+#include "sim/hns/sim.hpp"
+
+namespace hschool::sim::hns {
+namespace {
+
+int rect_dist_sq(const Rect& r, int px, int py) {
+    int dx = 0, dy = 0;
+    if (px < r.x) dx = r.x - px;
+    else if (px >= r.x + r.w) dx = px - (r.x + r.w - 1);
+    if (py < r.y) dy = r.y - py;
+    else if (py >= r.y + r.h) dy = py - (r.y + r.h - 1);
+    return dx * dx + dy * dy;
+}
+
+void object_size(ObjectKind kind, ObjectAxis axis, int& w, int& h) {
+    const bool horizontal = axis == ObjectAxis::H;
+    switch (kind) {
+        case ObjectKind::Crate: w = h = kCrateSize; return;
+        case ObjectKind::Panel:
+            w = horizontal ? kPanelLong : kPanelShort;
+            h = horizontal ? kPanelShort : kPanelLong;
+            return;
+        case ObjectKind::Ramp:
+            w = horizontal ? kRampLong : kRampShort;
+            h = horizontal ? kRampShort : kRampLong;
+            return;
+    }
+}
+
+}  // namespace
+
+bool Sim::wall_at(int x, int y) const {
+    if (x < 0 || y < 0 || x >= kMapWidth || y >= kMapHeight) return true;
+    return wallMask_[y * kMapWidth + x] != 0;
+}
+
+bool Sim::object_at_pixel(int x, int y) const {
+    if (x < 0 || y < 0 || x >= kMapWidth || y >= kMapHeight) return false;
+    return objectMask_[y * kMapWidth + x] != 0;
+}
+
+std::uint8_t Sim::pixel_flags(int x, int y) const {
+    return static_cast<std::uint8_t>((wall_at(x, y) ? 1 : 0) | (object_at_pixel(x, y) ? 2 : 0));
+}
+
+bool Sim::can_occupy(int x, int y) const {
+    if (x - kPlayerHalf < 0 || y - kPlayerHalf < 0 || x + kPlayerHalf >= kMapWidth || y + kPlayerHalf >= kMapHeight)
+        return false;
+    for (int py = y - kPlayerHalf; py <= y + kPlayerHalf; ++py) {
+        const int row = py * kMapWidth;
+        for (int px = x - kPlayerHalf; px <= x + kPlayerHalf; ++px)
+            if (wallMask_[row + px] || objectMask_[row + px]) return false;
+    }
+    return true;
+}
+
+bool Sim::can_occupy_ignoring(int x, int y, int ignore) const {
+    if (x - kPlayerHalf < 0 || y - kPlayerHalf < 0 || x + kPlayerHalf >= kMapWidth || y + kPlayerHalf >= kMapHeight)
+        return false;
+    const Rect box = ignore >= 0 && ignore < static_cast<int>(objects_.size()) ? objects_[ignore].rect() : Rect{};
+    for (int py = y - kPlayerHalf; py <= y + kPlayerHalf; ++py) {
+        const int row = py * kMapWidth;
+        for (int px = x - kPlayerHalf; px <= x + kPlayerHalf; ++px) {
+            if (wallMask_[row + px]) return false;
+            if (objectMask_[row + px] && !box.contains(px, py)) return false;
+        }
+    }
+    return true;
+}
+
+int Sim::object_index(std::string_view id) const {
+    for (std::size_t i = 0; i < objects_.size(); ++i)
+        if (objects_[i].id == id) return static_cast<int>(i);
+    return -1;
+}
+
+int Sim::object_containing(int x, int y) const {
+    for (std::size_t i = 0; i < objects_.size(); ++i)
+        if (objects_[i].rect().contains(x, y)) return static_cast<int>(i);
+    return -1;
+}
+
+bool Sim::rect_hits_wall(const Rect& r) const {
+    if (r.x < 0 || r.y < 0 || r.x + r.w > kMapWidth || r.y + r.h > kMapHeight) return true;
+    for (int y = r.y; y < r.y + r.h; ++y)
+        for (int x = r.x; x < r.x + r.w; ++x)
+            if (wallMask_[y * kMapWidth + x]) return true;
+    return false;
+}
+
+bool Sim::covers_any_pad(const Rect& r) const {
+    for (const Anchor& a : room_.anchors) {
+        if (a.kind != AnchorKind::Pad) continue;
+        if (r.overlaps(Rect{a.x - kPadBoxHalf, a.y - kPadBoxHalf, kPadBoxSpan, kPadBoxSpan})) return true;
+    }
+    return false;
+}
+
+bool Sim::keep_clear_violated(const Rect& r) const {
+    const int limit = config_.keepClearPx * config_.keepClearPx;
+    for (const Anchor& a : room_.anchors) {
+        if (a.kind != AnchorKind::Pad || a.team != AnchorTeam::Seekers) continue;
+        if (rect_dist_sq(r, a.x, a.y) < limit) return true;
+    }
+    return false;
+}
+
+void Sim::refresh_fov_cells(int x0, int y0, int x1, int y1) {
+    const int gx0 = std::clamp(x0 / kFovCellSize, 0, kFovGridW - 1);
+    const int gx1 = std::clamp((x1 - 1) / kFovCellSize, 0, kFovGridW - 1);
+    const int gy0 = std::clamp(y0 / kFovCellSize, 0, kFovGridH - 1);
+    const int gy1 = std::clamp((y1 - 1) / kFovCellSize, 0, kFovGridH - 1);
+    for (int gy = gy0; gy <= gy1; ++gy)
+        for (int gx = gx0; gx <= gx1; ++gx) {
+            int blocked = 0, pixels = 0;
+            for (int py = gy * kFovCellSize; py < std::min((gy + 1) * kFovCellSize, kMapHeight); ++py)
+                for (int px = gx * kFovCellSize; px < std::min((gx + 1) * kFovCellSize, kMapWidth); ++px) {
+                    const int i = py * kMapWidth + px;
+                    ++pixels;
+                    blocked += (wallMask_[i] || objectMask_[i]) ? 1 : 0;
+                }
+            fovBlocked_[gy * kFovGridW + gx] = blocked * 2 >= pixels;
+        }
+}
+
+void Sim::rasterize_objects() {
+    std::fill(objectMask_.begin(), objectMask_.end(), 0);
+    for (const GameObject& o : objects_) {
+        for (int y = std::max(o.y, 0); y <= std::min(o.y + o.h - 1, kMapHeight - 1); ++y)
+            for (int x = std::max(o.x, 0); x <= std::min(o.x + o.w - 1, kMapWidth - 1); ++x)
+                objectMask_[y * kMapWidth + x] = 1;
+    }
+    refresh_fov_cells(0, 0, kMapWidth, kMapHeight);
+}
+
+void Sim::invalidate_fov_caches() {
+    for (FovCache& c : fov_) {
+        c.valid = false;
+        c.cellValid = false;
+    }
+}
+
+void Sim::refresh_object_geometry(const Rect& a, const Rect& b) {
+    const int x0 = std::max(0, std::min(a.x, b.x));
+    const int y0 = std::max(0, std::min(a.y, b.y));
+    const int x1 = std::min(kMapWidth, std::max(a.x + a.w, b.x + b.w));
+    const int y1 = std::min(kMapHeight, std::max(a.y + a.h, b.y + b.h));
+    for (int y = y0; y < y1; ++y) std::fill_n(objectMask_.begin() + y * kMapWidth + x0, std::max(0, x1 - x0), 0);
+    for (const GameObject& o : objects_) {
+        if (!(o.x < x1 && x0 < o.x + o.w && o.y < y1 && y0 < o.y + o.h)) continue;
+        const int cx0 = std::max(o.x, x0), cy0 = std::max(o.y, y0);
+        const int cx1 = std::min(o.x + o.w - 1, x1 - 1), cy1 = std::min(o.y + o.h - 1, y1 - 1);
+        for (int y = cy0; y <= cy1; ++y)
+            for (int x = cx0; x <= cx1; ++x) objectMask_[y * kMapWidth + x] = 1;
+    }
+    refresh_fov_cells(x0, y0, x1, y1);
+    ++geometryEpoch_;
+    invalidate_fov_caches();
+}
+
+void Sim::deal_objects() {
+    std::vector<int> order(room_.spawns.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+    setupRng_.shuffle(order);
+    objects_.clear();
+    std::vector<char> taken(order.size(), 0);
+    auto take = [&](ObjectKind kind, int count, const char* prefix) {
+        int placed = 0;
+        for (int slot : order) {
+            if (placed >= count) break;
+            if (taken[slot]) continue;
+            const ObjectSpawn& sp = room_.spawns[slot];
+            const bool capable = kind == ObjectKind::Crate ? sp.crate : kind == ObjectKind::Panel ? sp.panel : sp.ramp;
+            if (!capable) continue;
+            GameObject o;
+            o.kind = kind;
+            o.axis = sp.axis;
+            object_size(kind, sp.axis, o.w, o.h);
+            o.x = sp.x - o.w / 2;
+            o.y = sp.y - o.h / 2;
+            const Rect r = o.rect();
+            if (rect_hits_wall(r) || keep_clear_violated(r) || covers_any_pad(r)) continue;
+            bool clash = false;
+            for (const GameObject& other : objects_) clash = clash || r.overlaps(other.rect());
+            if (clash) continue;
+            o.id = prefix + std::to_string(placed + 1);
+            o.spawnX = o.x;
+            o.spawnY = o.y;
+            taken[slot] = 1;
+            objects_.push_back(std::move(o));
+            ++placed;
+        }
+    };
+    take(ObjectKind::Crate, config_.crates, "box");
+    take(ObjectKind::Panel, config_.panels, "pan");
+    take(ObjectKind::Ramp, config_.ramps, "ramp");
+    rasterize_objects();
+}
+
+bool Sim::may_touch(int slot, int index) const {
+    if (index < 0 || index >= static_cast<int>(objects_.size())) return false;
+    switch (objects_[index].lockedBy) {
+        case LockOwner::None: return true;
+        case LockOwner::Hiders: return players_[slot].team == Team::Red;
+        case LockOwner::Seekers: return players_[slot].team == Team::Blue;
+    }
+    return false;
+}
+
+int Sim::grab_probe(int slot) const {
+    const Player& p = players_[slot];
+    const AimUnit& u = aim_unit(p.aimBrads);
+    for (int step = kPlayerHalf; step <= kPlayerHalf + config_.grabReach; ++step) {
+        const int hit = object_containing(p.x + u.x * step / kAimUnitScale, p.y + u.y * step / kAimUnitScale);
+        if (hit >= 0) return hit;
+    }
+    return -1;
+}
+
+int Sim::nearest_object_within(int slot, int reach) const {
+    const Player& p = players_[slot];
+    const int limit = reach * reach;
+    int best = -1, bestDist = 0;
+    for (std::size_t i = 0; i < objects_.size(); ++i) {
+        const int d = rect_dist_sq(objects_[i].rect(), p.x, p.y);
+        if (d > limit) continue;
+        if (best < 0 || d < bestDist) {
+            best = static_cast<int>(i);
+            bestDist = d;
+        }
+    }
+    return best;
+}
+
+bool Sim::can_place_object(int index, const Rect& r, int holder) const {
+    if (rect_hits_wall(r)) return false;
+    for (std::size_t i = 0; i < objects_.size(); ++i)
+        if (static_cast<int>(i) != index && r.overlaps(objects_[i].rect())) return false;
+    for (std::size_t i = 0; i < players_.size(); ++i) {
+        const Player& p = players_[i];
+        if (static_cast<int>(i) == holder || !p.alive || p.airborne) continue;
+        if (r.overlaps(Rect{p.x - kPlayerHalf, p.y - kPlayerHalf, kPlayerSolidSpan + 1, kPlayerSolidSpan + 1}))
+            return false;
+    }
+    return !keep_clear_violated(r);
+}
+
+void Sim::move_object(int index, int dx, int dy) {
+    const Rect old = objects_[index].rect();
+    objects_[index].x += dx;
+    objects_[index].y += dy;
+    refresh_object_geometry(old, objects_[index].rect());
+}
+
+void Sim::drop_object(int slot) {
+    const int held = players_[slot].holding;
+    if (held < 0) return;
+    if (held < static_cast<int>(objects_.size()) && objects_[held].heldBy == slot) objects_[held].heldBy = -1;
+    players_[slot].holding = -1;
+}
+
+bool Sim::vault_span_clear(int fromX, int fromY, int brads, int span) const {
+    // The reference counts the ramp's own pixels as the barrier (see docs/hide-and-seek.md).
+    const AimUnit& u = aim_unit(brads);
+    bool entered = false;
+    int thickness = 0;
+    for (int step = 1; step <= span + kVaultReachTicks * kVaultSpeed; ++step) {
+        const int px = fromX + u.x * step / kAimUnitScale;
+        const int py = fromY + u.y * step / kAimUnitScale;
+        if (px < 0 || py < 0 || px >= kMapWidth || py >= kMapHeight) return false;
+        if (wall_at(px, py) || object_at_pixel(px, py)) {
+            entered = true;
+            if (++thickness > span) return false;
+        } else if (entered) {
+            return true;
+        }
+    }
+    return entered;
+}
+
+bool Sim::vault_landing(int fromX, int fromY, int brads, int& outX, int& outY) const {
+    const AimUnit& u = aim_unit(brads);
+    for (int step = kVaultReachTicks * kVaultSpeed; step >= 1; --step) {
+        const int px = fromX + u.x * step / kAimUnitScale;
+        const int py = fromY + u.y * step / kAimUnitScale;
+        if (can_occupy(px, py)) {
+            outX = px;
+            outY = py;
+            return true;
+        }
+    }
+    outX = fromX;
+    outY = fromY;
+    return false;
+}
+
+}  // namespace hschool::sim::hns
