@@ -1,0 +1,153 @@
+// Draws a SpriteWorld with PixiJS: one container per layer (placed by layout.ts, clipped to its viewport),
+// one Pixi sprite per object (reused while the id lives), one texture per sprite id (TextureCache).
+import { Application, BufferImageSource, Container, Graphics, Sprite as PixiSprite, Texture } from 'pixi.js';
+import { mapScale, placeLayer } from './layout';
+import { TextureCache } from './textureCache';
+import type { TextureBackend } from './textureCache';
+import type { SpriteWorld } from './world';
+
+const BACKGROUND = 0x000000;
+const MASK_FILL = 0xffffff;
+
+// Straight RGBA from the wire; premultiplied by the GPU on upload so blending is right. Nearest: pixel art.
+const pixiTextures: TextureBackend<Texture> = {
+  upload(sprite) {
+    const source = new BufferImageSource({
+      resource: sprite.rgba,
+      width: sprite.width,
+      height: sprite.height,
+      format: 'rgba8unorm',
+      alphaMode: 'premultiply-alpha-on-upload',
+      scaleMode: 'nearest',
+    });
+    return new Texture({ source });
+  },
+  destroy(texture) {
+    texture.destroy(true);
+  },
+};
+
+interface LayerView {
+  root: Container;
+  clip: Graphics;
+  clipKey: string;
+  order: number[]; // object ids in the children's current order, to skip re-sorting when unchanged
+}
+
+export class PixiSpriteRenderer {
+  readonly app = new Application();
+  readonly textures = new TextureCache(pixiTextures);
+  private readonly layers = new Map<number, LayerView>();
+  private readonly objects = new Map<number, PixiSprite>();
+  private layerOrder: number[] = [];
+  private drawnRevision = -1;
+  private resized = true;
+
+  constructor(private readonly world: SpriteWorld) {}
+
+  async init(host: HTMLElement, testId = 'sprite-canvas'): Promise<void> {
+    await this.app.init({ resizeTo: host, background: BACKGROUND, antialias: false, preference: ['webgl', 'canvas'] });
+    this.app.canvas.dataset.testid = testId;
+    host.appendChild(this.app.canvas);
+    this.app.renderer.on('resize', () => (this.resized = true));
+    // Several WebSocket messages may arrive between two display frames: the scene follows once per frame.
+    this.app.ticker.add(() => {
+      if (this.resized || this.world.revision !== this.drawnRevision) this.sync();
+    });
+  }
+
+  // Labels are the contract (§4.2): views read the scoreboard and the aim marker from them.
+  labels(): string[] {
+    return this.world.visibleLabels();
+  }
+
+  destroy(): void {
+    this.textures.clear();
+    this.app.destroy({ removeView: true }, { children: true });
+  }
+
+  // Brings the Pixi scene in line with the world; exposed for tests and for views that draw on demand.
+  sync(): void {
+    this.resized = false;
+    this.drawnRevision = this.world.revision;
+    const page = this.app.renderer.screen;
+    const drawn = this.world.drawOrder();
+    const uiScale = mapScale(this.world.layers.values(), page);
+    const alive = new Set<number>();
+    const layerOrder = drawn.map(({ layer }) => layer.id);
+    if (!sameOrder(layerOrder, this.layerOrder)) {
+      this.app.stage.removeChildren();
+      for (const id of layerOrder) this.app.stage.addChild(this.layerView(id).root);
+      this.layerOrder = layerOrder;
+    }
+    for (const { layer, objects } of drawn) {
+      const view = this.layerView(layer.id);
+      const placement = placeLayer(layer, page, uiScale);
+      view.root.position.set(placement.x, placement.y);
+      view.root.scale.set(placement.scale);
+      this.clipTo(view, layer.viewport);
+      const order: number[] = [];
+      for (const object of objects) {
+        alive.add(object.id);
+        order.push(object.id);
+        const sprite = this.objectSprite(object.id);
+        const definition = this.world.sprites.get(object.spriteId);
+        const texture = definition ? this.textures.get(definition) : null;
+        // An object whose sprite is unknown or stripped exists and draws nothing (§1.1 0x02).
+        sprite.visible = texture !== null;
+        if (texture && sprite.texture !== texture) sprite.texture = texture;
+        sprite.position.set(object.x, object.y);
+      }
+      if (!sameOrder(view.order, order) || view.root.children.length !== order.length + 1) {
+        view.root.removeChildren();
+        view.root.addChild(view.clip);
+        for (const id of order) view.root.addChild(this.objects.get(id)!);
+        view.order = order;
+      }
+    }
+    for (const [id, sprite] of this.objects) {
+      if (alive.has(id)) continue;
+      sprite.destroy();
+      this.objects.delete(id);
+    }
+  }
+
+  private layerView(id: number): LayerView {
+    let view = this.layers.get(id);
+    if (!view) {
+      const root = new Container();
+      const clip = new Graphics();
+      root.addChild(clip);
+      view = { root, clip, clipKey: '', order: [] };
+      this.layers.set(id, view);
+    }
+    return view;
+  }
+
+  // Pixels outside [0,W)×[0,H) of the viewport are clipped; without a viewport nothing is.
+  private clipTo(view: LayerView, viewport: { width: number; height: number } | null): void {
+    const key = viewport ? `${viewport.width}x${viewport.height}` : '';
+    if (key === view.clipKey) return;
+    view.clipKey = key;
+    view.clip.clear();
+    if (viewport) {
+      view.clip.rect(0, 0, viewport.width, viewport.height).fill(MASK_FILL);
+      view.root.mask = view.clip;
+    } else {
+      view.root.mask = null;
+    }
+  }
+
+  private objectSprite(id: number): PixiSprite {
+    let sprite = this.objects.get(id);
+    if (!sprite) {
+      sprite = new PixiSprite();
+      this.objects.set(id, sprite);
+    }
+    return sprite;
+  }
+}
+
+function sameOrder(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((id, i) => id === b[i]);
+}
