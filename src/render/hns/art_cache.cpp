@@ -1,0 +1,86 @@
+#include "render/hns/art_cache.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <unordered_map>
+
+#include "protocol/sprite_pixels.hpp"
+#include "render/hns/art.hpp"
+#include "render/hns/ids.hpp"
+
+namespace hschool::render::hns {
+namespace {
+
+std::mutex g_mutex;
+std::unordered_map<std::string, Block> g_blocks;
+std::atomic<std::size_t> g_compressed{0};
+
+Block compress(const Canvas& canvas) {
+    g_compressed.fetch_add(1, std::memory_order_relaxed);
+    return std::make_shared<const protocol::Bytes>(protocol::sprite_v1::compress_rgba(canvas.pixels()));
+}
+
+// Draws and compresses outside the lock; a racing duplicate is dropped in favour of the first.
+Block cached(const std::string& key, const std::function<Canvas()>& draw) {
+    {
+        std::lock_guard lock(g_mutex);
+        if (auto it = g_blocks.find(key); it != g_blocks.end()) return it->second;
+    }
+    Block block = compress(draw());
+    std::lock_guard lock(g_mutex);
+    if (g_blocks.size() >= kMaxCachedBlocks) return block;
+    return g_blocks.emplace(key, std::move(block)).first->second;
+}
+
+std::string key_of(std::initializer_list<int> parts, const char* family) {
+    std::string key = family;
+    for (int p : parts) key += ':' + std::to_string(p);
+    return key;
+}
+
+}  // namespace
+
+Block cog_block(sim::hns::Team team, int rot, int scale) {
+    return cached(key_of({static_cast<int>(team), rot, scale}, "cog"), [&] { return draw_cog(team, rot, scale); });
+}
+
+Block cone_block(int aim_brads, bool seeker, int range, int cone_deg, int scale) {
+    return cached(key_of({aim_brads & 255, seeker ? 1 : 0, range, cone_deg, scale}, "cone"),
+                  [&] { return draw_cone(aim_brads, seeker, range, cone_deg, scale); });
+}
+
+Block object_block(sim::hns::ObjectKind kind, int w, int h, sim::hns::LockOwner locked_by, int scale) {
+    return cached(key_of({static_cast<int>(kind), w, h, static_cast<int>(locked_by), scale}, "object"),
+                  [&] { return draw_object(kind, w, h, locked_by).scaled(scale); });
+}
+
+Block padlock_block(int scale) {
+    return cached(key_of({scale}, "padlock"), [&] { return draw_padlock().scaled(scale); });
+}
+
+Block spotted_ring_block(int scale) {
+    return cached(key_of({scale}, "ring"), [&] { return draw_spotted_ring().scaled(scale); });
+}
+
+std::vector<Block> band_blocks(const std::string& room_key, const sim::hns::Room& room, int scale) {
+    const std::string key = "bands:" + std::to_string(scale) + ':' + room_key;
+    std::vector<Block> bands;
+    std::unique_ptr<Canvas> bed;  // drawn only if some band is missing
+    for (int b = 0, y0 = 0; y0 < room.height; ++b, y0 += kMapBandLogicalHeight) {
+        const int rows = std::min(kMapBandLogicalHeight, room.height - y0);
+        bands.push_back(cached(key + ':' + std::to_string(b), [&] {
+            if (!bed) bed = std::make_unique<Canvas>(draw_room(room).scaled(scale));
+            Canvas band(bed->width(), rows * scale);
+            for (int y = 0; y < band.height(); ++y)
+                for (int x = 0; x < band.width(); ++x) band.put(x, y, bed->at(x, y0 * scale + y));
+            return band;
+        }));
+    }
+    return bands;
+}
+
+std::size_t blocks_compressed() { return g_compressed.load(std::memory_order_relaxed); }
+
+}  // namespace hschool::render::hns

@@ -1,0 +1,69 @@
+#pragma once
+// Helpers for the rendering tests: a sim for a variant and seed, frames as hex and as messages.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "protocol/sprite_pixels.hpp"
+#include "render/hns/stream.hpp"
+#include "sim/hns/constants.hpp"
+#include "sim/hns/room_files.hpp"
+#include "sim/hns/sim.hpp"
+
+namespace render_test {
+namespace hns = hschool::sim::hns;
+namespace sv = hschool::protocol::sprite_v1;
+using hschool::protocol::Bytes;
+
+inline hns::Sim make_sim(const std::string& variant, long long seed) {
+    auto config = hns::variant_config(variant);
+    EXPECT_TRUE(config) << config.error;
+    config->seed = seed;
+    auto resolved = hns::resolve_room_spec(*config);
+    EXPECT_TRUE(resolved) << resolved.error;
+    auto sim = hns::Sim::create(*resolved);
+    EXPECT_TRUE(sim) << sim.error;
+    return std::move(*sim);
+}
+
+// Six trusted joins, Cog<i+1> into slot i, as the reference driver does.
+inline void join_six(hns::Sim& sim) {
+    for (int i = 0; i < 6; ++i) ASSERT_TRUE(sim.add_player("Cog" + std::to_string(i + 1), i, "", true));
+}
+
+inline void step(hns::Sim& sim, std::vector<std::uint8_t> masks = {}, std::vector<std::uint8_t> prev = {}) {
+    std::vector<hns::Input> cur(6), before(6);
+    for (std::size_t i = 0; i < masks.size(); ++i) cur[i].mask = masks[i];
+    for (std::size_t i = 0; i < prev.size(); ++i) before[i].mask = prev[i];
+    sim.step(cur, before);
+}
+
+inline std::string hex(const Bytes& bytes, std::size_t from = 0, std::size_t count = std::string::npos) {
+    std::string out;
+    for (std::size_t i = from; i < bytes.size() && i - from < count; ++i) {
+        char b[4];
+        std::snprintf(b, sizeof b, "%02X", bytes[i]);
+        if (!out.empty()) out += ' ';
+        out += b;
+    }
+    return out;
+}
+
+// Every frame we send must pass the strictest receiver check.
+inline std::vector<sv::ServerMessage> messages(const hschool::render::hns::Frame& frame) {
+    auto decoded = sv::decode_server_checked(frame.bytes);
+    EXPECT_TRUE(decoded.ok()) << (decoded.ok() ? "" : sv::describe(decoded.error()));
+    return decoded.ok() ? *decoded : std::vector<sv::ServerMessage>{};
+}
+
+template <class T>
+std::vector<T> only(const std::vector<sv::ServerMessage>& all) {
+    std::vector<T> out;
+    for (const auto& m : all)
+        if (const auto* t = std::get_if<T>(&m)) out.push_back(*t);
+    return out;
+}
+
+}  // namespace render_test
