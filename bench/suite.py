@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """The benchmark suite behind `make bench`: microbenchmarks, the socket floor, start-up time and a
-bounded load suite against fresh servers on free loopback ports. Writes results.json and prints
-every figure beside its target. Figures only: nothing here fails on timing."""
+bounded load suite against fresh servers on free loopback ports; then a hostile flood beside 1,000
+watchers, the arena side by side with the Node `ws` peer, and where each server's kernel work goes
+(perf, strace). Writes results.json and prints every figure beside its target. Figures only:
+nothing here fails on timing."""
 import argparse
 import json
 import os
+import re
+import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -31,6 +36,17 @@ FULL_RUNS = [
 ]
 QUICK_RUNS = [("schools", 1000, 4), ("arena", 200, 4), ("idle", 1000, 2)]
 
+# Hostile flood (issue 10): 1,000 good watchers alone, then the same with 2 flooding connections
+# that reconnect whenever the server closes them. Alternated, HOSTILE_REPEATS of each.
+HOSTILE = {"watchers": 1000, "seconds": 8, "warmup": 1, "repeats": 2, "connections": 2, "kind": "mixed",
+           "rss_guard_mib": 4096, "flood_lead_s": 1.0}
+# Side by side with the Node `ws` peer on the peer's world: same load, runs alternated, medians.
+PEER_WORLD = ["--world-width", "1000", "--world-height", "1000", "--obstacles", "50", "--player-speed", "200"]
+PEER = {"players": [800, 1600], "seconds": 12, "warmup": 2, "repeats": 2, "lifetime_s": 300}
+# Where the kernel work goes: strace -c and perf stat on each server under the same arena load.
+SYSCALLS = {"players": 400, "seconds": 6, "load_seconds": 14}
+PER_IP_FALLBACK = "100000"     # when --max-connections-per-ip does not take 0 (= no limit)
+
 TARGETS = {
     "schools_hz": 20, "arena_hz": 20, "delivered_share": 0.99, "schools_tick_p99_ms": 5.0,
     "arena_tick_p99_ms": 1.0, "cpu_per_frame_vs_floor": 1.3, "rtt_p99_ms": 5.0,
@@ -52,17 +68,50 @@ def http_status(port, path, timeout=0.5):
         return 0
 
 
+_limit_args = {}
+
+
+def connection_limit_args(build, refused=False):
+    """Every load here comes from 127.0.0.1: lift the per-IP cap if this server has one. 0 (no limit)
+    first; a binary that refuses it gets PER_IP_FALLBACK. Read from --help, so older servers work too."""
+    if refused:
+        _limit_args[build] = ["--max-connections-per-ip", PER_IP_FALLBACK]
+    if build not in _limit_args:
+        try:
+            text = subprocess.run([os.path.join(build, "hschool-server"), "--help"], capture_output=True, text=True,
+                                  timeout=10).stdout
+        except (OSError, subprocess.TimeoutExpired):
+            text = ""
+        args = []
+        m = re.search(r"--max-connections-per-ip\b[^\n]*", text)
+        if m:
+            low = re.search(r"in \[(\d+)", m.group(0))
+            args = ["--max-connections-per-ip", PER_IP_FALLBACK if low and int(low.group(1)) > 0 else "0"]
+        _limit_args[build] = args
+    return _limit_args[build]
+
+
 class Server:
     """A fresh hschool-server on a free port with a temporary database."""
 
-    def __init__(self, build, mods):
+    def __init__(self, build, mods, extra=()):
+        limits = connection_limit_args(build)
+        try:
+            self._start(build, mods, list(extra) + limits)
+        except RuntimeError:
+            # A server that refuses "--max-connections-per-ip 0" says so on stderr: retry with a large cap.
+            if not limits or limits[1] == PER_IP_FALLBACK or "max-connections-per-ip" not in self.said:
+                raise
+            self._start(build, mods, list(extra) + connection_limit_args(build, refused=True))
+
+    def _start(self, build, mods, extra):
         self.dir = tempfile.TemporaryDirectory(prefix="hschool-bench-")
         self.port = free_port()
         self.log = open(os.path.join(self.dir.name, "server.log"), "w")
-        cmd = [os.path.join(build, "hschool-server"), "--address", "127.0.0.1", "--port", str(self.port),
-               "--data", os.path.join(self.dir.name, "bench.db"), "--mods", mods, "--log-level", "warn"]
+        self.cmd = [os.path.join(build, "hschool-server"), "--address", "127.0.0.1", "--port", str(self.port),
+                    "--data", os.path.join(self.dir.name, "bench.db"), "--mods", mods, "--log-level", "warn"] + extra
         started = time.monotonic()
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(self.cmd, stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
         self.health_ms = None
         while time.monotonic() - started < HEALTH_LIMIT_S and self.proc.poll() is None:
             if http_status(self.port, "/health") == 200:
@@ -71,7 +120,11 @@ class Server:
             time.sleep(HEALTH_POLL_S)
         if self.health_ms is None:
             self.stop()
-            raise RuntimeError(f"server did not become healthy; log in {self.log.name}")
+            raise RuntimeError(f"server did not become healthy: {' '.join(self.cmd)}\n{self.said[-2000:]}")
+
+    @property
+    def pid(self):
+        return self.proc.pid
 
     def stop(self):
         if self.proc.poll() is None:
@@ -82,7 +135,35 @@ class Server:
                 self.proc.kill()
                 self.proc.wait()
         self.log.close()
+        with open(self.log.name, errors="replace") as f:
+            self.said = f.read()
         self.dir.cleanup()
+
+
+class PeerServer:
+    """The Node `ws` arena peer (build/peers/ws-arena, installed by scripts/bench.sh) on a free port."""
+
+    def __init__(self, peer_dir):
+        self.dir = tempfile.TemporaryDirectory(prefix="hschool-peer-")
+        self.port = free_port()
+        self.log = open(os.path.join(self.dir.name, "peer.log"), "w")
+        env = dict(os.environ, HOST="127.0.0.1", PORT=str(self.port), MAX_LIFETIME_S=str(PEER["lifetime_s"]))
+        started = time.monotonic()
+        self.proc = subprocess.Popen(["node", "server.mjs"], cwd=peer_dir, env=env, stdout=self.log,
+                                     stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        self.health_ms = None
+        while time.monotonic() - started < HEALTH_LIMIT_S and self.proc.poll() is None:
+            with open(self.log.name, errors="replace") as f:
+                if "listening on" in f.read():
+                    self.health_ms = 1000 * (time.monotonic() - started)
+                    break
+            time.sleep(0.02)
+        if self.health_ms is None:
+            self.stop()
+            raise RuntimeError(f"peer did not start: {self.said[-2000:]}")
+
+    pid = Server.pid
+    stop = Server.stop
 
 
 def run_micro(build):
@@ -109,19 +190,535 @@ def run_floor(build, pairs, size):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def load_binary(build):
+    return os.path.join(build, "tools", "load", "hschool-load")
+
+
+def last_json(text, fallback):
+    lines = [l for l in text.splitlines() if l.startswith("{")]
+    try:
+        return json.loads(lines[-1]) if lines else fallback
+    except json.JSONDecodeError:
+        return fallback
+
+
+def load_command(build, scenario, port, clients, seconds, pid, threads, warmup=None, label=None):
+    cmd = [load_binary(build), scenario, "--url", f"ws://127.0.0.1:{port}", "--clients", str(clients),
+           "--seconds", str(seconds), "--server-pid", str(pid), "--threads", str(threads), "--json-only"]
+    if warmup is not None:
+        cmd += ["--warmup", str(warmup)]
+    if label:
+        cmd += ["--label", label]
+    return cmd
+
+
+def run_load_on(server, build, scenario, clients, seconds, threads, warmup=None, label=None):
+    cmd = load_command(build, scenario, server.port, clients, seconds, server.pid, threads, warmup, label)
+    loadavg = os.getloadavg()[0]  # others' work on the machine: the noise to read the figure with
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + (warmup or 1) + LOAD_SLACK_S)
+    result = last_json(out.stdout, {"scenario": scenario, "clients": clients, "error": out.stderr[-500:]})
+    result["loadavg_1m"] = loadavg
+    return result
+
+
 def run_load(build, mods, scenario, clients, seconds, threads):
     server = Server(build, mods)
     try:
-        cmd = [os.path.join(build, "tools", "load", "hschool-load"), scenario, "--url", f"ws://127.0.0.1:{server.port}",
-               "--clients", str(clients), "--seconds", str(seconds), "--server-pid", str(server.proc.pid),
-               "--threads", str(threads), "--json-only"]
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + LOAD_SLACK_S)
-        lines = [l for l in out.stdout.splitlines() if l.startswith("{")]
-        result = json.loads(lines[-1]) if lines else {"scenario": scenario, "clients": clients, "error": out.stderr[-500:]}
+        result = run_load_on(server, build, scenario, clients, seconds, threads)
         result["health_ms"] = server.health_ms
         return result
     finally:
         server.stop()
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+# ---- hostile flood -------------------------------------------------------------------------------
+
+def run_hostile(build, mods, threads, quick=False, kind=None):
+    """1,000 watchers alone and beside 2 flooding connections, alternated; each run its own server.
+    The flood starts first and is stopped (SIGINT, it still reports) when the watchers' window ends."""
+    h = dict(HOSTILE, **({"repeats": 1, "seconds": 4} if quick else {}))
+    if kind:
+        h["kind"] = kind
+    runs = []
+    for rep in range(h["repeats"]):
+        for flood in ((False, True) if rep % 2 == 0 else (True, False)):
+            print(f"hostile: {h['watchers']} watchers {'+ flood' if flood else 'alone'} (run {rep + 1}) ...", file=sys.stderr)
+            server = Server(build, mods)
+            flood_proc = None
+            try:
+                if flood:
+                    flood_cmd = [load_binary(build), "flood", "--url", f"ws://127.0.0.1:{server.port}",
+                                 "--connections", str(h["connections"]), "--kind", h["kind"],
+                                 "--seconds", str(h["seconds"] + h["warmup"] + LOAD_SLACK_S), "--server-pid", str(server.pid),
+                                 "--max-server-rss-mib", str(h["rss_guard_mib"]), "--json-only"]
+                    flood_proc = subprocess.Popen(flood_cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                    time.sleep(h["flood_lead_s"])
+                result = run_load_on(server, build, "schools", h["watchers"], h["seconds"], threads, h["warmup"])
+                if flood_proc:
+                    flood_proc.send_signal(signal.SIGINT)
+                    out, err = flood_proc.communicate(timeout=15)
+                    result["flood"] = last_json(out, {"error": err[-500:]})
+                result["with_flood"] = flood
+                result["server_alive"] = server.proc.poll() is None
+                runs.append(result)
+            finally:
+                if flood_proc and flood_proc.poll() is None:
+                    flood_proc.kill()
+                    flood_proc.wait()
+                server.stop()
+    return {"settings": h, "runs": runs, "summary": hostile_summary(runs)}
+
+
+def hostile_summary(runs):
+    def pick(flood, key, sub=None):
+        rows = [r for r in runs if r["with_flood"] == flood]
+        return median([(r.get(sub) or {}).get(key) if sub else r.get(key) for r in rows])
+    out = {}
+    for flood, name in ((False, "alone"), (True, "flood")):
+        out[name] = {k: pick(flood, k) for k in ("server_cpu_pct", "server_hwm_kib", "server_rss_kib", "delivered_share",
+                                                    "clients_at_99pct_share", "frames_hz_p1", "tick_ms_p99", "tick_gaps",
+                                                    "connected", "load_cpu_pct")}
+    # What the flood tool saw over its whole span (it starts before the watchers and ends after their window).
+    out["flood"].update({k: pick(True, k, "flood") for k in ("closes_per_s", "closes_1008_per_s", "mib_sent_per_s",
+                                                               "frames_sent_per_s", "server_rss_peak_kib", "lifetime_ms_p50",
+                                                               "bytes_before_close_p50")})
+    out["flood"]["flood_span_server_cpu_pct"] = pick(True, "server_cpu_pct", "flood")
+    a, f = out["alone"], out["flood"]
+    if a["server_cpu_pct"] is not None and f["server_cpu_pct"] is not None:
+        out["extra_cpu_pct"] = f["server_cpu_pct"] - a["server_cpu_pct"]
+        closes = f.get("closes_per_s") or 0
+        # CPU the flood costs per connection the server had to close (ms of CPU per close).
+        out["extra_cpu_ms_per_close"] = 10 * out["extra_cpu_pct"] / closes if closes > 0 else None
+    return out
+
+
+def hostile_table(hostile):
+    s = hostile["summary"]
+    h = hostile["settings"]
+    lines = [f"\nhostile flood: {h['watchers']} watchers alone vs beside {h['connections']} flooding connections "
+             f"({h['kind']}), {h['seconds']} s windows, medians of {h['repeats']}"]
+    lines.append(f"  {'':<8} {'CPU %':>7} {'peak RSS MiB':>13} {'RSS MiB':>8} {'delivered':>10} {'at 99 %':>8} {'Hz p1':>6} "
+                 f"{'tick p99':>9} {'gaps':>6}")
+    for name in ("alone", "flood"):
+        r = s[name]
+        def f(v, fmt):
+            return format(v, fmt) if v is not None else "-"
+        lines.append(f"  {name:<8} {f(r['server_cpu_pct'], '>7.1f')} {f(r['server_hwm_kib'] and r['server_hwm_kib'] / 1024, '>13.1f')} "
+                     f"{f(r['server_rss_kib'] and r['server_rss_kib'] / 1024, '>8.1f')} "
+                     f"{f(r['delivered_share'] and 100 * r['delivered_share'], '>9.2f')}% "
+                     f"{f(r['clients_at_99pct_share'] and 100 * r['clients_at_99pct_share'], '>7.1f')}% "
+                     f"{f(r['frames_hz_p1'], '>6.2f')} {f(r['tick_ms_p99'], '>8.3f')}m {f(r['tick_gaps'], '>6.0f')}")
+    fl = s["flood"]
+    closes = fl.get("closes_per_s")
+    lines.append(f"  flood: {fl.get('mib_sent_per_s') or 0:.0f} MiB/s sent, {fl.get('frames_sent_per_s') or 0:,.0f} frames/s, "
+                 f"closes by the server {closes or 0:.1f}/s (1008: {fl.get('closes_1008_per_s') or 0:.1f}/s), "
+                 f"connection lifetime p50 {fl.get('lifetime_ms_p50') or 0:.1f} ms")
+    if "extra_cpu_pct" in s:
+        per = s.get("extra_cpu_ms_per_close")
+        lines.append(f"  extra server CPU under the flood: {s['extra_cpu_pct']:+.1f} % of a core"
+                     + (f" = {per:.2f} ms per close" if per is not None else " (the server never closed the flood)"))
+    return "\n".join(lines)
+
+
+# ---- side by side with the Node peer ---------------------------------------------------------------
+
+def start_named(who, build, mods, peer_dir, baseline=None):
+    """ours: the build under test; base: another build of our server (--baseline-build); peer: Node ws."""
+    if who == "peer":
+        return PeerServer(peer_dir)
+    return Server(baseline if who == "base" else build, mods, PEER_WORLD)
+
+
+def run_peer(build, mods, peer_dir, threads, quick=False, baseline=None):
+    p = dict(PEER, **({"players": [800], "seconds": 6, "repeats": 1} if quick else {}))
+    names = ["ours", "base", "peer"] if baseline else ["ours", "peer"]
+    runs = []
+    for players in p["players"]:
+        for rep in range(p["repeats"]):
+            for who in (names if rep % 2 == 0 else names[::-1]):
+                print(f"peer comparison: {who} at {players} players (run {rep + 1}) ...", file=sys.stderr)
+                server = start_named(who, build, mods, peer_dir, baseline)
+                try:
+                    result = run_load_on(server, build, "arena", players, p["seconds"], threads, p["warmup"], who)
+                finally:
+                    server.stop()
+                result.update({"server": who, "players": players, "run": rep + 1})
+                runs.append(result)
+    return {"settings": p, "runs": runs, "summary": peer_summary(runs)}
+
+
+def peer_summary(runs):
+    out = {}
+    for players in sorted({r["players"] for r in runs}):
+        row = {}
+        for who in sorted({r["server"] for r in runs}):
+            mine = [r for r in runs if r["players"] == players and r["server"] == who]
+            row[who] = {k: median([r.get(k) for r in mine]) for k in
+                        ("server_cpu_pct", "server_rss_kib", "delivered_share", "server_cpu_us_per_frame",
+                         "clients_at_99pct", "rtt_ms_p99", "load_cpu_pct")}
+            row[who]["cpu_runs"] = [r.get("server_cpu_pct") for r in mine]
+            row[who]["loadavg_runs"] = [r.get("loadavg_1m") for r in mine]
+        o, pe = row["ours"], row["peer"]
+        ratio = lambda a, b: a / b if a is not None and b else None
+        row["cpu_ratio"] = ratio(o["server_cpu_pct"], pe["server_cpu_pct"])
+        row["rss_ratio"] = ratio(o["server_rss_kib"], pe["server_rss_kib"])
+        row["cpu_per_frame_ratio"] = ratio(o["server_cpu_us_per_frame"], pe["server_cpu_us_per_frame"])
+        if "base" in row:
+            b = row["base"]
+            row["base_cpu_ratio"] = ratio(b["server_cpu_pct"], pe["server_cpu_pct"])
+            row["base_rss_ratio"] = ratio(b["server_rss_kib"], pe["server_rss_kib"])
+            row["base_cpu_per_frame_ratio"] = ratio(b["server_cpu_us_per_frame"], pe["server_cpu_us_per_frame"])
+        out[str(players)] = row
+    return out
+
+
+def peer_table(peer):
+    p = peer["settings"]
+    lines = [f"\nside by side with the Node ws peer (arena, peer's world, {p['seconds']} s windows, runs alternated, "
+             f"medians of {p['repeats']})"]
+    lines.append(f"  {'players':>7} {'CPU % ours':>11} {'CPU % ws':>9} {'CPU ratio':>10} {'RSS MiB ours':>13} {'RSS MiB ws':>11} "
+                 f"{'RSS ratio':>10} {'us/frame ratio':>15} {'deliv ours':>11} {'deliv ws':>9}")
+    for players, row in peer["summary"].items():
+        o, w = row["ours"], row["peer"]
+        f = lambda v, fmt: format(v, fmt) if v is not None else "-"
+        lines.append(f"  {players:>7} {f(o['server_cpu_pct'], '>11.1f')} {f(w['server_cpu_pct'], '>9.1f')} "
+                     f"{f(row['cpu_ratio'], '>9.2f')}x {f(o['server_rss_kib'] and o['server_rss_kib'] / 1024, '>13.1f')} "
+                     f"{f(w['server_rss_kib'] and w['server_rss_kib'] / 1024, '>11.1f')} {f(row['rss_ratio'], '>9.2f')}x "
+                     f"{f(row['cpu_per_frame_ratio'], '>14.2f')}x {f(o['delivered_share'] and 100 * o['delivered_share'], '>10.2f')}% "
+                     f"{f(w['delivered_share'] and 100 * w['delivered_share'], '>8.2f')}%")
+        runs = lambda xs: "/".join(f"{x:.1f}" if x is not None else "-" for x in xs)
+        lines.append(f"  {'':>7} CPU % per run: ours {runs(o['cpu_runs'])}, ws {runs(w['cpu_runs'])}; "
+                     f"machine load average at each start: ours {runs(o['loadavg_runs'])}, ws {runs(w['loadavg_runs'])}")
+        if "base" in row:
+            b = row["base"]
+            lines.append(f"  {'':>7} baseline build: CPU {f(b['server_cpu_pct'], '.1f')} % = {f(row['base_cpu_ratio'], '.2f')}x ws, "
+                         f"RSS {f(b['server_rss_kib'] and b['server_rss_kib'] / 1024, '.1f')} MiB = {f(row['base_rss_ratio'], '.2f')}x, "
+                         f"us/frame {f(row['base_cpu_per_frame_ratio'], '.2f')}x, delivered "
+                         f"{f(b['delivered_share'] and 100 * b['delivered_share'], '.2f')}%, CPU % per run {runs(b['cpu_runs'])}")
+    return "\n".join(lines)
+
+
+# ---- where the kernel work goes: strace -c and perf on both servers -------------------------------
+
+def fd_count(pid):
+    try:
+        return len(os.listdir(f"/proc/{pid}/fd"))
+    except OSError:
+        return -1
+
+
+def thread_ids(pid):
+    try:
+        return sorted(os.listdir(f"/proc/{pid}/task"), key=int)
+    except OSError:
+        return [str(pid)]
+
+
+def parse_strace_summary(text):
+    """strace -c table -> {syscall: {"calls": n, "errors": n, "seconds": s}}"""
+    rows = {}
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) < 5 or not re.match(r"^[\d.]+$", parts[0]) or parts[-1] == "total":
+            continue
+        try:
+            if len(parts) >= 6:
+                calls, errors = int(parts[3]), int(parts[4])
+            else:
+                calls, errors = int(parts[3]), 0
+            rows[parts[-1]] = {"calls": calls, "errors": errors, "seconds": float(parts[1])}
+        except ValueError:
+            continue
+    return rows
+
+
+def perf_usable():
+    if not shutil.which("perf"):
+        return {"software": False, "hardware": False}
+    def works(event):
+        try:
+            r = subprocess.run(["perf", "stat", "-x,", "-e", event, "true"], capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+        return r.returncode == 0 and "not supported" not in r.stderr and "<not counted>" not in r.stderr
+    return {"software": works("task-clock"), "hardware": works("instructions"), "tracepoints": works("syscalls:sys_enter_read")}
+
+
+def start_arena_and_wait(server, build, threads, players, load_seconds):
+    """Starts an arena load and returns (process, ready) once the server holds the players' sockets plus 1 s."""
+    baseline = fd_count(server.pid)
+    cmd = load_command(build, "arena", server.port, players, load_seconds, server.pid, threads, 1)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    want = baseline + players - max(8, players // 50)  # the baseline may include a health check's socket
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None and fd_count(server.pid) < want:
+        time.sleep(0.05)
+    ready = fd_count(server.pid) >= want
+    if not ready:
+        print(f"  warning: the server holds {fd_count(server.pid) - baseline} of {players} sockets", file=sys.stderr)
+    time.sleep(1.0)
+    return proc, ready
+
+
+def finish_load(proc, timeout):
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        return last_json(out, {"error": err[-500:]})
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        return {"error": "load generator timed out"}
+
+
+def profile_one(who, build, mods, peer_dir, threads, perf, baseline=None):
+    s = SYSCALLS
+    out = {"server": who}
+    tmp = tempfile.TemporaryDirectory(prefix="hschool-syscalls-")
+    try:
+        # Pass 1: strace -c on every thread (it slows the server, so nothing else is read from this pass).
+        if shutil.which("strace"):
+            server = start_named(who, build, mods, peer_dir, baseline)
+            try:
+                load, ready = start_arena_and_wait(server, build, threads, s["players"], s["load_seconds"])
+                path = os.path.join(tmp.name, "strace.txt")
+                tracer = subprocess.Popen(["strace", "-c", "-f", "-qq", "-o", path, "-p", ",".join(thread_ids(server.pid))],
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                time.sleep(s["seconds"])
+                tracer.send_signal(signal.SIGINT)
+                try:
+                    tracer.wait(20)
+                except subprocess.TimeoutExpired:
+                    tracer.kill()
+                    tracer.wait()
+                out["strace_load"] = finish_load(load, s["load_seconds"] + LOAD_SLACK_S)
+                with open(path) as f:
+                    out["strace"] = parse_strace_summary(f.read())
+                out["strace_ready"] = ready
+            finally:
+                server.stop()
+        # Pass 2: perf stat on every thread: syscall tracepoints (exact counts at a small cost, unlike strace),
+        # reads that ended in EAGAIN (exit tracepoints filtered on ret == -11), software counters, and a
+        # cpu-clock profile beside it.
+        if perf["software"]:
+            server = start_named(who, build, mods, peer_dir, baseline)
+            try:
+                load, ready = start_arena_and_wait(server, build, threads, s["players"], s["load_seconds"])
+                tids = ",".join(thread_ids(server.pid))
+                events = ["-e", "task-clock,context-switches,cpu-migrations,page-faults" + (",instructions,cycles" if perf["hardware"] else "")]
+                if perf.get("tracepoints"):
+                    events += ["-e", "raw_syscalls:sys_enter"]
+                    for name in TRACED_SYSCALLS:
+                        events += ["-e", f"syscalls:sys_enter_{name}"]
+                    for name in ("recvfrom", "read"):
+                        events += ["-e", f"syscalls:sys_exit_{name}", "--filter", "ret == -11"]
+                stat_path, data_path = os.path.join(tmp.name, "stat.csv"), os.path.join(tmp.name, "perf.data")
+                stat = subprocess.Popen(["perf", "stat", "-x,", *events, "-o", stat_path, "-t", tids, "--",
+                                         "sleep", str(s["seconds"])], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                # DWARF unwinding: libc has no frame pointers, and the caller of a recv (Asio's start_op for the
+                # speculative read, perform_io for a read after epoll) is what tells the two apart.
+                record = subprocess.Popen(["perf", "record", "-q", "-e", "cpu-clock", "-F", "999", "--call-graph", "dwarf,8192",
+                                           "-o", data_path, "-t", tids, "--", "sleep", str(s["seconds"])],
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                stat.wait(s["seconds"] + 30)
+                record.wait(s["seconds"] + 30)
+                out["load"] = finish_load(load, s["load_seconds"] + LOAD_SLACK_S)
+                out["perf_ready"] = ready
+                out["perf_stat"] = parse_perf_stat(stat_path)
+            finally:
+                server.stop()
+            out["perf_top"] = perf_report(data_path)
+    finally:
+        tmp.cleanup()
+    return out
+
+
+TRACED_SYSCALLS = ("recvfrom", "read", "sendmsg", "writev", "write", "epoll_wait", "epoll_pwait", "epoll_ctl", "futex")
+
+
+def parse_perf_stat(path):
+    """perf stat -x, output -> {event: count}; an exit tracepoint counted with a filter becomes "<name>:EAGAIN"."""
+    counts = {}
+    with open(path) as f:
+        for line in f:
+            cols = line.strip().split(",")
+            if len(cols) < 3 or not cols[0] or line.startswith("#"):
+                continue
+            try:
+                value = float(cols[0])
+            except ValueError:
+                continue
+            name = cols[2]
+            if name.startswith("syscalls:sys_exit_"):
+                name = name[len("syscalls:sys_exit_"):] + ":EAGAIN"
+            elif name.startswith("syscalls:sys_enter_"):
+                name = name[len("syscalls:sys_enter_"):]
+            elif name == "raw_syscalls:sys_enter":
+                name = "all syscalls"
+            counts[name] = value
+    return counts
+
+
+def perf_report(path):
+    """Share of cpu-clock samples in the kernel vs user space, and the top symbols."""
+    def report(sort, limit):
+        try:
+            r = subprocess.run(["perf", "report", "-i", path, "--stdio", "--no-children", "--no-inline", "--sort", sort,
+                                "--percent-limit", str(limit)], capture_output=True, text=True, timeout=120)
+        except (OSError, subprocess.TimeoutExpired):
+            return []
+        rows = []
+        for line in r.stdout.splitlines():
+            m = re.match(r"^\s*([\d.]+)%\s+(.*\S)\s*$", line)
+            if m:
+                rows.append([float(m.group(1)), re.sub(r"\s+", " ", m.group(2))])
+        return rows
+    return {"by_dso": report("dso", 1), "by_symbol": report("dso,sym", 1.5), "by_work": perf_breakdown(path)}
+
+
+# Where a cpu-clock sample's time went, by the syscall (or not) it was in. The first match from the top wins.
+KERNEL_WORK = [("read", ("__sys_recvfrom", "ksys_read", "__x64_sys_read", "sock_read_iter")),
+               ("send", ("__sys_sendmsg", "do_writev", "ksys_write", "sock_write_iter")),
+               ("epoll_wait", ("do_epoll_wait",)), ("epoll_ctl", ("do_epoll_ctl",)), ("futex", ("do_futex", "futex_wait", "futex_wake"))]
+WORK_ORDER = ("send", "read", "read: speculative, EAGAIN", "epoll_wait", "epoll_ctl", "futex", "other syscalls",
+              "kernel, not in a syscall", "user space")
+
+
+# Syscall entry/exit samples carry no inner kernel frame: the libc wrapper above them names the call.
+LIBC_WORK = [("read", ("__libc_recv", "__libc_read", "__GI___libc_read", "read", "recv")),
+             ("send", ("__libc_sendmsg", "__writev", "__GI___writev", "writev", "__libc_write", "write", "sendmsg")),
+             ("epoll_wait", ("epoll_wait", "epoll_pwait")), ("epoll_ctl", ("epoll_ctl",)), ("futex", ("futex", "pthread_cond", "__lll_lock"))]
+
+
+def classify_sample(frames):
+    kernel = [f for f in frames if f[0].startswith("ffffffff")]
+    names = " ".join(f[1] for f in kernel)
+    user = [f[1] for f in frames if not f[0].startswith("ffffffff")]
+
+    def named(work):
+        if work == "read" and any("epoll_reactor::start_op" in u for u in user):
+            return "read: speculative, EAGAIN"  # Asio's recv before registering the op: nothing there yet
+        return work
+    for work, markers in KERNEL_WORK:
+        if any(m in names for m in markers):
+            return named(work)
+    if "do_syscall_64" in names or "entry_SYSCALL" in names or "syscall_exit" in names:
+        first_user = user[0] if user else ""
+        for work, wrappers in LIBC_WORK:
+            if any(first_user == w or first_user.startswith(w + "@") for w in wrappers):
+                return named(work)
+        return "other syscalls"
+    if frames and frames[0][0].startswith("ffffffff"):
+        return "kernel, not in a syscall"
+    return "user space"
+
+
+def perf_breakdown(path):
+    try:
+        r = subprocess.run(["perf", "script", "-i", path, "--no-inline", "-F", "ip,sym"], capture_output=True, text=True, timeout=300)
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    counts = dict.fromkeys(WORK_ORDER, 0)
+    total = 0
+    for block in r.stdout.split("\n\n"):
+        frames = [tuple(l.strip().split(" ", 1)) + ("",) for l in block.splitlines() if l.strip()]
+        frames = [(f[0], f[1]) for f in frames]
+        if not frames:
+            continue
+        total += 1
+        counts[classify_sample(frames)] += 1
+    return {"samples": total, "share": {k: v / total for k, v in counts.items()} if total else {}}
+
+
+def run_rearm(build):
+    """bench/rearm.cpp: a failed recv vs an epoll_ctl(MOD), and a reader's CPU per message either way."""
+    binary = os.path.join(build, "bench", "hschool-rearm")
+    if not os.path.exists(binary):
+        return None
+    try:
+        out = subprocess.run([binary], capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return None
+    return last_json(out.stdout, None)
+
+
+def run_syscalls(build, mods, peer_dir, threads, baseline=None):
+    perf = perf_usable()
+    result = {"settings": SYSCALLS, "perf": perf, "servers": {}, "rearm": run_rearm(build)}
+    for who in ("ours", "base", "peer"):
+        if (who == "peer" and not peer_dir) or (who == "base" and not baseline):
+            continue
+        print(f"syscalls: strace -c and perf on {who} at {SYSCALLS['players']} players ...", file=sys.stderr)
+        result["servers"][who] = profile_one(who, build, mods, peer_dir, threads, perf, baseline)
+    return result
+
+
+SYSCALL_GROUPS = [("reads", ("recvfrom", "read")), ("  ended in EAGAIN", ("recvfrom:EAGAIN", "read:EAGAIN")),
+                  ("writes", ("sendmsg", "writev", "write")), ("epoll waits", ("epoll_wait", "epoll_pwait")),
+                  ("epoll_ctl", ("epoll_ctl",)), ("futex", ("futex",)), ("all syscalls", ("all syscalls",)),
+                  ("context switches", ("context-switches",))]
+
+
+def syscalls_table(sc):
+    s = sc["settings"]
+    secs = s["seconds"]
+    ticks = secs * 20
+    inputs = s["players"] * 30 * secs
+    servers = [w for w in ("ours", "base", "peer") if w in sc["servers"]]
+    lines = [f"\nkernel work at {s['players']} arena players, {secs} s (~{ticks} ticks, ~{inputs:,} inputs sent)"]
+    if any(sc["servers"][w].get("perf_stat") for w in servers):
+        lines.append("  perf stat, syscall tracepoints on every thread (exact counts, small overhead):")
+        lines.append(f"  {'':<18}" + "".join(f" {w + ' /s':>11} {'/tick':>7} {'/input':>7}" for w in servers)
+                     + ("   ours/peer" if servers[0] == "ours" and servers[-1] == "peer" else ""))
+        for label, names in SYSCALL_GROUPS:
+            vals = [sum(sc["servers"][w].get("perf_stat", {}).get(n, 0) for n in names) for w in servers]
+            row = f"  {label:<18}" + "".join(f" {v / secs:>11,.0f} {v / ticks:>7.1f} {v / inputs:>7.2f}" for v in vals)
+            if servers[0] == "ours" and servers[-1] == "peer" and vals[-1]:
+                row += f"   {vals[0] / vals[-1]:>8.2f}x"
+            lines.append(row)
+        cpu = [sc["servers"][w].get("perf_stat", {}).get("task-clock", 0) / secs / 10 for w in servers]
+        lines.append(f"  {'CPU % (task-clock)':<18}" + "".join(f" {c:>11.1f} {'':>7} {'':>7}" for c in cpu)
+                     + (f"   {cpu[0] / cpu[-1]:>8.2f}x" if servers[-1] == "peer" and len(cpu) > 1 and cpu[-1] else ""))
+    work = {w: (sc["servers"][w].get("perf_top") or {}).get("by_work") or {} for w in servers}
+    if any(v.get("samples") for v in work.values()):
+        cpu_ms = {w: sc["servers"][w].get("perf_stat", {}).get("task-clock", 0) / secs for w in servers}
+        lines.append("  where the CPU goes (perf record cpu-clock, DWARF stacks; ms of CPU per second = share x task-clock):")
+        lines.append(f"  {'':<28}" + "".join(f" {w + ' ms/s':>11} {'share':>7}" for w in servers)
+                     + ("   ours-peer" if servers[0] == "ours" and servers[-1] == "peer" else ""))
+        for k in WORK_ORDER:
+            shares = [work[w].get("share", {}).get(k, 0) for w in servers]
+            if not any(shares):
+                continue
+            ms = [shares[i] * cpu_ms[w] for i, w in enumerate(servers)]
+            lines.append(f"  {k:<28}" + "".join(f" {m:>11.1f} {100 * sh:>6.1f}%" for m, sh in zip(ms, shares))
+                         + (f"   {ms[0] - ms[-1]:>+9.1f}" if servers[0] == "ours" and servers[-1] == "peer" else ""))
+        lines.append(f"  {'samples':<28}" + "".join(f" {work[w].get('samples', 0):>11} {'':>7}" for w in servers))
+    for w in servers:
+        top = sc["servers"][w].get("perf_top")
+        if top and top.get("by_dso"):
+            lines.append(f"  cpu-clock samples, {w}: " + ", ".join(f"{name} {pct:.1f}%" for pct, name in top["by_dso"][:5]))
+    if any(sc["servers"][w].get("strace") for w in servers):
+        lines.append("  strace -c -f (ptrace stops every call: the server runs slower and reads batch up, so counts drift):")
+        lines.append(f"  {'server':<6} {'syscall':<14} {'calls':>9} {'errors':>9} {'/s':>9} {'/tick':>8}")
+        for w in servers:
+            rows = sc["servers"][w].get("strace", {})
+            for name in sorted(rows, key=lambda n: -rows[n]["calls"]):
+                row = rows[name]
+                if row["calls"] >= 100:
+                    lines.append(f"  {w:<6} {name:<14} {row['calls']:>9,} {row['errors']:>9,} {row['calls'] / secs:>9,.0f} "
+                                 f"{row['calls'] / ticks:>8.1f}")
+    rearm = sc.get("rearm")
+    if rearm:
+        lines.append(f"  hschool-rearm: a failed recv {rearm['recv_eagain_ns']:.0f} ns, an epoll_ctl(MOD) {rearm['epoll_ctl_mod_ns']:.0f} ns; "
+                     f"a reader woken for each of {rearm['messages']:,} messages: {rearm['async_read_some_rearm_ns_per_message'] / 1000:.1f} us "
+                     f"per message re-armed with async_read_some, {rearm['async_wait_rearm_ns_per_message'] / 1000:.1f} us with async_wait")
+    if not sc["perf"]["hardware"]:
+        lines.append("  (no hardware counters here: perf stat -e instructions is not supported; software events and tracepoints only)")
+    return "\n".join(lines)
 
 
 def verdict(ok):
@@ -216,6 +813,47 @@ def scaling_tables(results):
     return "\n".join(lines)
 
 
+SECTIONS = ("micro", "floor", "startup", "load", "hostile", "peer", "syscalls", "hns")
+
+HNS_RUNS = 5  # whole matches per variant; the median is reported
+HNS_TARGET_TICKS_PER_S = 5000  # issue 11: a default match (~2,700 ticks) in under 0.5 s on one core
+
+
+def run_hns(build, quick=False):
+    """Whole hide-and-seek matches with six baseline seats, headless, one process each (one core):
+    the time for the whole match (process start included) and sim ticks per second."""
+    tool = os.path.join(build, "tools", "hns", "hschool-hns")
+    if not os.path.exists(tool):
+        print(f"hns: {tool} missing; skipped", file=sys.stderr)
+        return {}
+    out = {}
+    for variant in ("certification", "warren"):
+        walls, cpus, ticks = [], [], 0
+        for i in range(1 if quick else HNS_RUNS):
+            before = os.times()
+            started = time.monotonic()
+            text = subprocess.run([tool, "run", "--variant", variant, "--seed", str(42 + i), "--quiet"],
+                                  check=True, capture_output=True, text=True).stdout
+            walls.append(time.monotonic() - started)
+            after = os.times()
+            cpus.append((after.children_user - before.children_user) + (after.children_system - before.children_system))
+            ticks = int(re.search(r"final tick (\d+)", text).group(1))
+        wall = median(walls)
+        out[variant] = {"final_tick": ticks, "match_seconds": wall, "cpu_seconds": median(cpus),
+                        "ticks_per_second": ticks / wall if wall > 0 else 0.0}
+    return out
+
+
+def hns_table(hns):
+    rows = ["\nhide-and-seek: whole matches, six baseline seats, one core (median of runs, process start included)"]
+    for variant, r in hns.items():
+        verdict = "met" if r["ticks_per_second"] >= HNS_TARGET_TICKS_PER_S else "not met"
+        rows.append(f"  {variant:<14} {r['final_tick']:>6} ticks in {r['match_seconds'] * 1000:7.1f} ms "
+                    f"(CPU {r['cpu_seconds'] * 1000:6.1f} ms): {r['ticks_per_second']:>9,.0f} ticks/s  "
+                    f"[target >= {HNS_TARGET_TICKS_PER_S:,}: {verdict}]")
+    return "\n".join(rows)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--build", default="build/bench")
@@ -224,47 +862,97 @@ def main():
     p.add_argument("--quick", action="store_true", help="one short run per scenario")
     p.add_argument("--skip-micro", action="store_true")
     p.add_argument("--threads", type=int, default=1, help="hschool-load threads")
+    p.add_argument("--peer-threads", type=int, default=2, help="hschool-load threads for the peer comparison and syscalls")
     p.add_argument("--only", default=None, help="comma-separated scenario:clients pairs to run, e.g. schools:6000,arena:200")
+    p.add_argument("--sections", default=",".join(SECTIONS), help="comma-separated subset of " + ",".join(SECTIONS))
+    p.add_argument("--baseline-build", default=None, help="another build dir of our server (e.g. the last commit's): "
+                   "the peer and syscalls sections run it too, alternated, so before and after share one sitting")
+    p.add_argument("--flood-kind", default=None, choices=("mixed", "setrunning", "input", "ping"),
+                   help=f"what the hostile connections send (default {HOSTILE['kind']})")
+    p.add_argument("--peer-dir", default=None, help="the Node ws arena peer with node_modules (scripts/bench.sh installs "
+                                                    "build/peers/ws-arena); without it the peer sections are skipped")
     args = p.parse_args()
+    sections = set(args.sections.split(","))
+    if args.skip_micro:
+        sections.discard("micro")
+    unknown = sections - set(SECTIONS)
+    if unknown:
+        p.error(f"unknown sections {','.join(sorted(unknown))}")
+    peer_dir = args.peer_dir
+    if peer_dir and not os.path.isdir(os.path.join(peer_dir, "node_modules", "ws")):
+        print(f"peer: {peer_dir}/node_modules/ws missing (npm ci there); peer comparison skipped", file=sys.stderr)
+        peer_dir = None
+    if peer_dir and not shutil.which("node"):
+        print("peer: node not found; peer comparison skipped", file=sys.stderr)
+        peer_dir = None
     out = args.out or os.path.join(args.build, "results.json")
     started = time.monotonic()
-    results = {"host": {"cpus": os.cpu_count(), "uname": " ".join(os.uname())}, "targets": TARGETS}
+    results = {"host": {"cpus": os.cpu_count(), "uname": " ".join(os.uname()),
+                        "loadavg_at_start": os.getloadavg()}, "targets": TARGETS, "sections": sorted(sections)}
 
-    results["micro"] = {} if args.skip_micro else run_micro(args.build)
-    print("floor ...", file=sys.stderr)
-    results["floor"] = {"small": run_floor(args.build, FLOOR_SMALL["pairs"], FLOOR_SMALL["bytes"]),
-                        "large": run_floor(args.build, FLOOR_LARGE["pairs"], FLOOR_LARGE["bytes"])}
+    results["micro"] = run_micro(args.build) if "micro" in sections else {}
+    if "floor" in sections:
+        print("floor ...", file=sys.stderr)
+        results["floor"] = {"small": run_floor(args.build, FLOOR_SMALL["pairs"], FLOOR_SMALL["bytes"]),
+                            "large": run_floor(args.build, FLOOR_LARGE["pairs"], FLOOR_LARGE["bytes"])}
     startup = []
-    for _ in range(3):
-        server = Server(args.build, args.mods)
-        startup.append(server.health_ms)
-        server.stop()
+    if "startup" in sections:
+        for _ in range(3):
+            server = Server(args.build, args.mods)
+            startup.append(server.health_ms)
+            server.stop()
     results["startup_ms"] = startup
 
-    runs = QUICK_RUNS if args.quick else FULL_RUNS
-    if args.only:
-        wanted = {(s, int(n)) for s, n in (x.split(":") for x in args.only.split(","))}
-        runs = [r for r in FULL_RUNS if (r[0], r[1]) in wanted] or [(s, n, 8) for s, n in wanted]
     results["load"] = []
-    for scenario, clients, seconds in runs:
-        print(f"load {scenario} {clients} clients {seconds} s ...", file=sys.stderr)
-        results["load"].append(run_load(args.build, args.mods, scenario, clients, seconds, args.threads))
-    results["targets_table"] = targets_table(results)
+    if "load" in sections:
+        runs = QUICK_RUNS if args.quick else FULL_RUNS
+        if args.only:
+            wanted = {(s, int(n)) for s, n in (x.split(":") for x in args.only.split(","))}
+            runs = [r for r in FULL_RUNS if (r[0], r[1]) in wanted] or [(s, n, 8) for s, n in wanted]
+        for scenario, clients, seconds in runs:
+            print(f"load {scenario} {clients} clients {seconds} s ...", file=sys.stderr)
+            results["load"].append(run_load(args.build, args.mods, scenario, clients, seconds, args.threads))
+    if "hostile" in sections:
+        results["hostile"] = run_hostile(args.build, args.mods, args.threads, args.quick, args.flood_kind)
+    if "peer" in sections and peer_dir:
+        results["peer"] = run_peer(args.build, args.mods, peer_dir, args.peer_threads, args.quick, args.baseline_build)
+    if "syscalls" in sections:
+        results["syscalls"] = run_syscalls(args.build, args.mods, peer_dir, args.peer_threads, args.baseline_build)
+    if "hns" in sections:
+        results["hns"] = run_hns(args.build, args.quick)
+    if "floor" in results and results["load"]:
+        results["targets_table"] = targets_table(results)
+    results["loadavg_at_end"] = os.getloadavg()
     results["elapsed_s"] = time.monotonic() - started
     with open(out, "w") as f:
         json.dump(results, f, indent=1)
 
-    print("\nmicrobenchmarks (CPU per iteration)")
-    for name, row in results["micro"].items():
-        print(f"  {name:<44} {row['cpu_us']:>12.3f} us")
-    fs, fl = results["floor"]["small"], results["floor"]["large"]
-    print(f"\nfloor: {fs['frame_bytes']} B send {fs['send_cpu_us_per_frame']:.3f} us, recv {fs['recv_cpu_us_per_frame']:.3f} us per frame; "
-          f"{fl['frame_bytes']} B send {fl['send_cpu_us_per_frame']:.3f} us, recv {fl['recv_cpu_us_per_frame']:.3f} us per frame")
-    print(f"start-up to /health 200: {', '.join(f'{x:.1f}' for x in startup)} ms")
-    print(scaling_tables(results))
-    print("\ntargets")
-    for row in results["targets_table"]:
-        print(f"  [{row['verdict']:>7}] {row['target']}\n            {row['figure']}")
+    if results["micro"]:
+        print("\nmicrobenchmarks (CPU per iteration)")
+        for name, row in results["micro"].items():
+            print(f"  {name:<44} {row['cpu_us']:>12.3f} us")
+    if "floor" in results:
+        fs, fl = results["floor"]["small"], results["floor"]["large"]
+        print(f"\nfloor: {fs['frame_bytes']} B send {fs['send_cpu_us_per_frame']:.3f} us, recv {fs['recv_cpu_us_per_frame']:.3f} us per frame; "
+              f"{fl['frame_bytes']} B send {fl['send_cpu_us_per_frame']:.3f} us, recv {fl['recv_cpu_us_per_frame']:.3f} us per frame")
+    if startup:
+        print(f"start-up to /health 200: {', '.join(f'{x:.1f}' for x in startup)} ms")
+    if "floor" in results and results["load"]:
+        print(scaling_tables(results))
+    if "hostile" in results:
+        print(hostile_table(results["hostile"]))
+    if "peer" in results:
+        print(peer_table(results["peer"]))
+    if "syscalls" in results:
+        print(syscalls_table(results["syscalls"]))
+    if results.get("hns"):
+        print(hns_table(results["hns"]))
+    if "targets_table" in results:
+        print("\ntargets")
+        for row in results["targets_table"]:
+            print(f"  [{row['verdict']:>7}] {row['target']}\n            {row['figure']}")
+    print(f"\nload average at start {results['host']['loadavg_at_start'][0]:.2f}, at end {results['loadavg_at_end'][0]:.2f} "
+          f"(2 cores: above ~0.3 at start, others were busy and the figures are noisier)")
     print(f"\nwrote {out} in {results['elapsed_s']:.0f} s")
 
 

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <thread>
 
+#include "flood.hpp"
 #include "http_client.hpp"
 #include "options.hpp"
 #include "report.hpp"
@@ -62,6 +63,13 @@ int main(int argc, char** argv) {
     if (!parsed) return 2;
     Options& o = *parsed;
     raise_fd_limit();
+    if (o.plan.scenario == Scenario::Flood) {
+        auto summary = run_flood(o.flood);
+        if (!o.label.empty()) summary["label"] = o.label;
+        std::cout << boost::json::serialize(summary) << std::endl;
+        if (!o.json_only) print_flood_table(summary, std::cerr);
+        return summary.contains("error") ? 1 : 0;
+    }
 
     RunFacts facts;
     facts.options = &o;

@@ -11,9 +11,14 @@ constexpr const char* kUsage =
     "usage: hschool-load <arena|schools|idle> --url ws://127.0.0.1:PORT --clients N --seconds S\n"
     "         [--threads 1|2] [--server-pid PID] [--ramp-batch N] [--connect-timeout-ms MS]\n"
     "         [--warmup S] [--label TEXT] [--json-only] [--seed N]\n"
+    "       hschool-load flood --url ws://127.0.0.1:PORT --connections N --seconds S\n"
+    "         [--kind mixed|setrunning|input|ping] [--server-pid PID] [--chunk-kib N] [--max-server-rss-mib N]\n"
+    "         [--reconnect-delay-ms MS] [--school-id ID] [--label TEXT] [--json-only]\n"
     "  arena:   v1 bots: Hello, inputs at 30 Hz (mask changes every second), a Ping every second\n"
     "  schools: v4 watchers spread over the schools (created up to 6 via POST /api/schools), one open each\n"
     "  idle:    connections that only say hello (v4)\n"
+    "  flood:   hostile clients: Hello (v4: and OpenSchool), then small frames as fast as the socket takes them\n"
+    "           (1 MiB per write); reconnect at once when the server closes them, until --seconds or SIGINT\n"
     "Prints one JSON line and a table. Loopback servers only.\n";
 
 bool parse_url(std::string_view url, LoadPlan& plan) {
@@ -42,6 +47,7 @@ bool parse_into(int argc, char** argv, Options& o) {
     if (scenario == "arena") o.plan.scenario = Scenario::Arena;
     else if (scenario == "schools") o.plan.scenario = Scenario::Schools;
     else if (scenario == "idle") o.plan.scenario = Scenario::Idle;
+    else if (scenario == "flood") o.plan.scenario = Scenario::Flood;
     else if (scenario == "--help" || scenario == "-h") return fail("help");
     else return fail("unknown scenario " + std::string(scenario));
     bool have_url = false;
@@ -66,14 +72,36 @@ bool parse_into(int argc, char** argv, Options& o) {
             else if (flag == "--warmup") o.warmup_seconds = std::stod(value);
             else if (flag == "--label") o.label = value;
             else if (flag == "--seed") o.plan.seed = std::stoull(value);
+            else if (flag == "--connections") o.flood.connections = std::stoi(value);
+            else if (flag == "--kind") {
+                if (value == "mixed") o.flood.kind = FloodKind::Mixed;
+                else if (value == "setrunning") o.flood.kind = FloodKind::SetRunning;
+                else if (value == "input") o.flood.kind = FloodKind::Input;
+                else if (value == "ping") o.flood.kind = FloodKind::Ping;
+                else return fail("--kind must be mixed, setrunning, input or ping");
+            } else if (flag == "--chunk-kib") o.flood.chunk_bytes = static_cast<std::size_t>(std::stoul(value)) * 1024;
+            else if (flag == "--max-server-rss-mib") o.flood.max_server_rss_mib = std::stoull(value);
+            else if (flag == "--reconnect-delay-ms") o.flood.reconnect_delay_ms = std::stoi(value);
+            else if (flag == "--school-id") o.flood.school_id = std::stoi(value);
             else return fail("unknown option " + std::string(flag));
         } catch (const std::exception&) {
             return fail("bad value for " + std::string(flag) + ": " + value);
         }
     }
     if (!have_url) return fail("--url is required");
-    if (o.plan.clients < 1 || o.plan.clients > kMaxClients) return fail("--clients must be 1.." + std::to_string(kMaxClients));
     if (!(o.seconds > 0 && o.seconds <= kMaxSeconds)) return fail("--seconds must be in (0, " + std::to_string(kMaxSeconds) + "]");
+    if (o.plan.scenario == Scenario::Flood) {
+        if (o.flood.connections < 1 || o.flood.connections > kMaxFloodConnections)
+            return fail("--connections must be 1.." + std::to_string(kMaxFloodConnections));
+        if (o.flood.chunk_bytes < 1024 || o.flood.chunk_bytes > (64u << 20)) return fail("--chunk-kib must be 1..65536");
+        if (o.flood.reconnect_delay_ms < 0 || o.flood.reconnect_delay_ms > 60'000) return fail("--reconnect-delay-ms out of range");
+        o.flood.host = o.plan.host;
+        o.flood.port = o.plan.port;
+        o.flood.seconds = o.seconds;
+        o.flood.server_pid = o.server_pid;
+        return true;
+    }
+    if (o.plan.clients < 1 || o.plan.clients > kMaxClients) return fail("--clients must be 1.." + std::to_string(kMaxClients));
     if (o.plan.threads < 1 || o.plan.threads > kMaxThreads) return fail("--threads must be 1 or 2");
     if (o.plan.ramp_batch < 1 || o.plan.ramp_batch > kMaxRampBatch) return fail("--ramp-batch out of range");
     if (!(o.warmup_seconds >= 0 && o.warmup_seconds <= kMaxSeconds)) return fail("--warmup out of range");
@@ -93,6 +121,7 @@ const char* scenario_name(Scenario s) {
     case Scenario::Arena: return "arena";
     case Scenario::Schools: return "schools";
     case Scenario::Idle: return "idle";
+    case Scenario::Flood: return "flood";
     }
     return "?";
 }

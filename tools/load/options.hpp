@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "flood.hpp"
 #include "load_plan.hpp"
 
 namespace hschool::load {
@@ -13,6 +14,7 @@ inline constexpr int kMaxClients = 60000;     // one process, one port range: a 
 inline constexpr int kMaxSeconds = 600;       // every run ends
 inline constexpr int kMaxThreads = 2;         // the brief: one or two threads
 inline constexpr int kMaxRampBatch = 4096;
+inline constexpr int kMaxFloodConnections = 64;  // a small group of hostile clients, not a load test
 
 struct Options {
     LoadPlan plan;
@@ -22,6 +24,7 @@ struct Options {
     int server_pid = 0;
     std::string label;
     bool json_only = false;
+    FloodPlan flood;  // flood only: host, port, seconds and server pid are copied from the fields above
 };
 
 // nullopt after printing usage or an error to stderr.

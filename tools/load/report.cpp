@@ -1,6 +1,7 @@
 #include "report.hpp"
 
 #include <algorithm>
+#include <boost/json/serialize.hpp>
 #include <cstdio>
 #include <vector>
 
@@ -172,6 +173,48 @@ void print_table(const json::object& s, std::ostream& out) {
     row("arena simulate+encode p99", "sim_ms_p99", "ms", 3);
     row("arena simulate+encode max (bucket)", "sim_ms_max_bucket", "ms", 3);
     row("server ticks ≤ 5 ms", "tick_share_le_5ms", "", 4);
+}
+
+void print_flood_table(const json::object& s, std::ostream& out) {
+    auto row = [&](const char* name, const char* key, const char* unit, int decimals = 2) {
+        if (!s.if_contains(key)) return;
+        char line[160];
+        std::snprintf(line, sizeof line, "  %-34s %14.*f %s\n", name, decimals, num(s, key), unit);
+        out << line;
+    };
+    auto counts = [&](const char* name, const char* key) {
+        const auto* v = s.if_contains(key);
+        if (!v || !v->is_object()) return;
+        out << "  " << name << ":";
+        if (v->as_object().empty()) out << " none";
+        for (const auto& [k, n] : v->as_object()) out << " " << std::string_view(k) << "×" << json::serialize(n);
+        out << "\n";
+    };
+    out << "hschool-load flood";
+    if (const auto* kind = s.if_contains("kind")) out << " " << kind->as_string().c_str();
+    if (const auto* label = s.if_contains("label")) out << " (" << label->as_string().c_str() << ")";
+    out << "\n";
+    if (const auto* error = s.if_contains("error")) out << "  ERROR: " << error->as_string().c_str() << "\n";
+    if (const auto* why = s.if_contains("stopped_by")) out << "  stopped by " << why->as_string().c_str() << "\n";
+    row("connections at once", "connections", "", 0);
+    row("flood duration", "flood_s", "s");
+    row("connection attempts", "attempts", "", 0);
+    row("upgraded (101)", "opened", "", 0);
+    row("connect/upgrade failed", "connect_failed", "", 0);
+    counts("upgrade refused, by status", "refused_by_status");
+    counts("closed by the server, by code", "closes_by_code");
+    row("ended without a Close frame", "ended_without_close", "", 0);
+    row("closes by the server per second", "closes_per_s", "/s");
+    row("connection lifetime p50", "lifetime_ms_p50", "ms");
+    row("bytes sent per connection p50", "bytes_before_close_p50", "B", 0);
+    row("sent", "mib_sent_per_s", "MiB/s");
+    row("frames sent", "frames_sent_per_s", "/s", 0);
+    row("frames received", "frames_received", "", 0);
+    row("server CPU over the flood", "server_cpu_pct", "%", 1);
+    row("server RSS at start", "server_rss_start_kib", "KiB", 0);
+    row("server RSS peak (100 ms samples)", "server_rss_peak_kib", "KiB", 0);
+    row("server RSS at end", "server_rss_end_kib", "KiB", 0);
+    row("server VmHWM at end", "server_hwm_kib", "KiB", 0);
 }
 
 }  // namespace hschool::load

@@ -26,5 +26,7 @@ struct RunFacts {
 
 boost::json::object summarize(const RunFacts& facts);
 void print_table(const boost::json::object& summary, std::ostream& out);
+// The same for a flood run (run_flood's object).
+void print_flood_table(const boost::json::object& summary, std::ostream& out);
 
 }  // namespace hschool::load
