@@ -1,0 +1,116 @@
+#include "server/hns/admission.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+#include "server/hns/limits.hpp"
+#include "server/hns/text.hpp"
+
+namespace hschool::server::hns {
+namespace {
+
+bool contains(const std::vector<std::string>& list, const std::string& value) {
+    return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+bool has_configured_tokens(const Roster& roster) {
+    return std::any_of(roster.slots.begin(), roster.slots.end(), [](const auto& s) { return !s.token.empty(); });
+}
+
+bool token_configured(const Roster& roster, const std::string& token) {
+    return std::any_of(roster.slots.begin(), roster.slots.end(), [&](const auto& s) { return s.token == token; });
+}
+
+// Rule 3: a configured name and token must both match; a slot beyond the roster has neither.
+bool slot_auth_matches(const Roster& roster, int slot, const std::string& identity, const std::string& token) {
+    if (slot < 0 || slot >= static_cast<int>(roster.slots.size())) return true;
+    const auto& configured = roster.slots[static_cast<std::size_t>(slot)];
+    if (!configured.name.empty() && identity != configured.name) return false;
+    if (!configured.token.empty() && token != configured.token) return false;
+    return true;
+}
+
+int slot_limit(const Roster& roster) {
+    return roster.closed ? static_cast<int>(roster.slots.size()) : kMaxPlayers;
+}
+
+}  // namespace
+
+int parse_slot(std::string_view text) {
+    const std::string trimmed = strip(text);
+    if (trimmed.empty()) return kAutoSlot;
+    int value = 0;
+    const char* first = trimmed.data();
+    const char* last = first + trimmed.size();
+    if (*first == '+') ++first;  // Nim's parseInt accepts a leading '+'
+    const auto [ptr, ec] = std::from_chars(first, last, value);
+    if (ec != std::errc{} || ptr != last || first == last) return kMaxPlayers;
+    if (value < 0 || value >= kMaxPlayers) return kMaxPlayers;
+    return value;
+}
+
+PlayerRequest player_request(const QueryParams& query) {
+    return PlayerRequest{clean_player_name(query.get("name")), parse_slot(query.get("slot")), strip(query.get("token"))};
+}
+
+Roster roster_of(const sim::hns::GameConfig& config) {
+    Roster roster;
+    roster.slots = config.slots;
+    roster.closed = config.closedRoster;
+    return roster;
+}
+
+std::string resolve_identity(const PlayerRequest& request, const Roster& roster) {
+    if (!request.name.empty()) return request.name;
+    if (request.slot >= 0 && request.slot < static_cast<int>(roster.slots.size())) {
+        const auto& configured = roster.slots[static_cast<std::size_t>(request.slot)];
+        if (!configured.name.empty() && configured.token == request.token) return configured.name;
+    }
+    for (int n = 1;; ++n) {
+        std::string generated = "Player" + std::to_string(n);
+        if (!contains(roster.names_in_use, generated)) return generated;
+    }
+}
+
+bool join_allowed(const Roster& roster, const std::string& identity, int slot, const std::string& token) {
+    if (slot >= slot_limit(roster)) return false;
+    if (!token.empty() && has_configured_tokens(roster) && !token_configured(roster, token)) return false;
+    if (slot >= 0) return slot_auth_matches(roster, slot, identity, token);
+    for (std::size_t i = 0; i < roster.slots.size(); ++i) {
+        const auto& configured = roster.slots[i];
+        const bool name_match = !configured.name.empty() && configured.name == identity;
+        const bool token_match = !configured.token.empty() && !token.empty() && configured.token == token;
+        if (name_match || token_match) return slot_auth_matches(roster, static_cast<int>(i), identity, token);
+    }
+    return !roster.closed;
+}
+
+std::string join_error(const Roster& roster, const std::string& identity, int slot, const std::string& token) {
+    if (join_allowed(roster, identity, slot, token)) return {};
+    if (slot >= kMaxPlayers) return "Player slot must be between 0 and " + std::to_string(kMaxPlayers - 1) + ".";
+    if (slot >= static_cast<int>(roster.slots.size())) {
+        if (roster.closed) return "Player slot is outside configured roster.";
+        // Open roster, unconfigured token: refused (rule 2), under the generic reason.
+        return "Player credentials do not match configured roster.";
+    }
+    if (slot >= 0 && !roster.slots[static_cast<std::size_t>(slot)].token.empty() &&
+        token != roster.slots[static_cast<std::size_t>(slot)].token)
+        return "Player token does not match configured slot " + std::to_string(slot) + ".";
+    return "Player credentials do not match configured roster.";
+}
+
+std::variant<AdmittedPlayer, Rejection> admit_player(const PlayerRequest& request, const Roster& roster) {
+    std::string identity = resolve_identity(request, roster);
+    const std::string reason = join_error(roster, identity, request.slot, request.token);
+    if (!reason.empty()) return Rejection{403, reason + "\n"};
+    if (contains(roster.kicked, identity)) return Rejection{409, kKickedText};
+    return AdmittedPlayer{std::move(identity), request.slot, request.token};
+}
+
+std::variant<std::monostate, Rejection> admit_viewer(const QueryParams& query) {
+    if (!query.get("name").empty() || !query.get("slot").empty() || !query.get("token").empty())
+        return Rejection{403, kViewerCredentialsText};
+    return std::monostate{};
+}
+
+}  // namespace hschool::server::hns

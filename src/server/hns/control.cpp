@@ -1,0 +1,42 @@
+#include "server/hns/control.hpp"
+
+#include "server/hns/text.hpp"
+
+namespace hschool::server::hns {
+
+ControlDecision decide_control(ControlRoute route, std::string_view method, const QueryParams& query,
+                               const ControlState& state) {
+    ControlDecision d;
+    if (method == "OPTIONS") {
+        d.status = 204;
+        d.cors = true;
+        return d;
+    }
+    if (method != "POST") {  // the reference falls through to its catch-all
+        d.body = kFallbackText;
+        return d;
+    }
+    if (state.replay_mode) {
+        d.status = 409;
+        d.body = kReplayControlsText;
+        return d;
+    }
+    if (route == ControlRoute::Restart) {
+        d.status = 202;
+        d.body = kRestartQueuedText;
+        d.queue_restart = true;
+        return d;
+    }
+    std::string identity = clean_player_name(query.get("identity"));
+    if (identity.empty()) {
+        d.status = 400;
+        d.body = kMissingIdentityText;
+        return d;
+    }
+    d.status = 202;
+    d.body = kKickQueuedText;
+    d.kick_identity = std::move(identity);
+    return d;
+}
+
+}  // namespace hschool::server::hns

@@ -1,0 +1,34 @@
+#pragma once
+// The answers of POST /control/restart and POST /control/kick?identity= (spec §2.1) as a pure
+// decision over the match's state; the caller queues what the decision says.
+#include <string>
+#include <string_view>
+
+#include "server/hns/query.hpp"
+
+namespace hschool::server::hns {
+
+enum class ControlRoute { Restart, Kick };
+
+struct ControlState {
+    bool replay_mode = false;  // a /replay match: controls are refused with 409
+};
+
+struct ControlDecision {
+    int status = 200;
+    std::string body;
+    bool queue_restart = false;
+    std::string kick_identity;  // non-empty when a kick is to be queued
+    bool cors = false;          // the answer carries the CORS headers (OPTIONS)
+};
+
+inline constexpr const char* kRestartQueuedText = "restart queued\n";
+inline constexpr const char* kKickQueuedText = "kick queued\n";
+inline constexpr const char* kMissingIdentityText = "missing identity\n";
+inline constexpr const char* kReplayControlsText = "match controls are disabled for replays\n";
+inline constexpr const char* kFallbackText = "HNS server";  // any other method or path
+
+ControlDecision decide_control(ControlRoute route, std::string_view method, const QueryParams& query,
+                               const ControlState& state);
+
+}  // namespace hschool::server::hns

@@ -1,0 +1,67 @@
+#pragma once
+// Seat registration (spec §2.3): the register JSON a seat sends as one 0x81, and the policy it
+// selects. Ours beyond the reference: "mode":"manual", where the seat's 0x84 mask drives its cog.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "sim/hns/baselines.hpp"
+#include "sim/hns/expected.hpp"
+
+namespace hschool::server::hns {
+
+using sim::hns::Expected;
+
+// The register fields; a field of the wrong JSON type reads as "" (the reference's getStr).
+struct Registration {
+    std::string prompt;
+    std::string policy;    // free label
+    std::string scripted;  // "burrow" | "scatter" | anything (null → "")
+    std::string mode;      // "external" | "manual" (ours) | anything
+};
+
+// Why a text is not a registration; the caller ignores such a text (it is other chat, dropped).
+inline constexpr const char* kNotRegisterPrefix = "does not start with {";
+inline constexpr const char* kRegisterTooLong = "register text too long";
+inline constexpr const char* kRegisterBadJson = "not a JSON object";
+inline constexpr const char* kRegisterWrongType = "type is not register";
+
+// `text` is the 0x81 text after the printable filter. Never throws.
+Expected<Registration> parse_registration(std::string_view text);
+
+enum class PolicyKind {
+    Scripted,  // a baseline plays the seat
+    External,  // decision frames out, orders:<game>:<turn>:<json> back
+    Prompt,    // the reference's llm kind: we call no model; burrow plays with a fallback record
+    Manual,    // ours: the seat's own 0x84 mask drives the cog
+};
+const char* policy_kind_text(PolicyKind kind);
+
+struct SeatPolicy {
+    PolicyKind kind = PolicyKind::Scripted;
+    sim::hns::Baseline baseline = sim::hns::Baseline::Burrow;  // who plays when the seat does not
+    std::string label;
+    bool fallback_record = false;  // each turn writes a fallback record (prompt seats)
+};
+
+// `registration` null: the seat never registered (burrow).
+SeatPolicy seat_policy(const Registration* registration);
+
+// One seat's registration over time: held until the seat is seated, then applied; only the first
+// applied registration writes the replay record.
+class SeatRegistration {
+public:
+    // Returns true when this registration must write the replay record.
+    bool apply(Registration registration);
+    const Registration* current() const { return current_ ? &*current_ : nullptr; }
+    SeatPolicy policy() const { return seat_policy(current()); }
+
+private:
+    std::optional<Registration> current_;
+    bool recorded_ = false;
+};
+
+// A registration applies only to a seated player index 0..5.
+bool registration_applies(int player_index);
+
+}  // namespace hschool::server::hns
