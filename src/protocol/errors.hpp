@@ -17,11 +17,12 @@ enum class DecodeError : std::uint8_t {
 
 const char* describe(DecodeError error);
 
-template <class T>
+// A decoded value or why it could not be decoded; E is the codec's own error enum.
+template <class T, class E = DecodeError>
 class Decoded {
 public:
     Decoded(T value) : state_(std::move(value)) {}  // NOLINT: implicit on purpose, like expected
-    Decoded(DecodeError error) : state_(error) {}   // NOLINT
+    Decoded(E error) : state_(error) {}              // NOLINT
 
     bool ok() const { return std::holds_alternative<T>(state_); }
     explicit operator bool() const { return ok(); }
@@ -30,10 +31,10 @@ public:
     T&& value() && { return std::get<T>(std::move(state_)); }
     const T& operator*() const& { return value(); }
     const T* operator->() const { return &value(); }
-    DecodeError error() const { return std::get<DecodeError>(state_); }
+    E error() const { return std::get<E>(state_); }
 
 private:
-    std::variant<T, DecodeError> state_;
+    std::variant<T, E> state_;
 };
 
 // WebSocket close codes the server uses (RFC 6455 §7.4.1).

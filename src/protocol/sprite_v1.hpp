@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "protocol/bytes.hpp"
+#include "protocol/errors.hpp"
 
 namespace hschool::protocol::sprite_v1 {
 
@@ -68,22 +69,7 @@ const char* describe(Error error);
 const char* error_name(Error error);  // "UnknownType", … as in tests/vectors/sprite_v1.json
 
 template <class T>
-class Result {
-public:
-    Result(T value) : state_(std::move(value)) {}  // NOLINT: implicit on purpose, like expected
-    Result(Error error) : state_(error) {}          // NOLINT
-    bool ok() const { return std::holds_alternative<T>(state_); }
-    explicit operator bool() const { return ok(); }
-    const T& value() const& { return std::get<T>(state_); }
-    T& value() & { return std::get<T>(state_); }
-    T&& value() && { return std::get<T>(std::move(state_)); }
-    const T& operator*() const& { return value(); }
-    const T* operator->() const { return &value(); }
-    Error error() const { return std::get<Error>(state_); }
-
-private:
-    std::variant<T, Error> state_;
-};
+using Result = Decoded<T, Error>;
 
 // ---- server → client ----
 struct DefineSprite {

@@ -91,10 +91,6 @@ void Metrics::connection_promoted(WireVersion to) {
     f_->connections[slot(WireVersion::None)]->Decrement();
     f_->connections[slot(to)]->Increment();
 }
-void Metrics::frame_in(WireVersion v, std::size_t bytes) {
-    f_->frames_in[slot(v)]->Increment();
-    f_->bytes_in[slot(v)]->Increment(static_cast<double>(bytes));
-}
 void Metrics::frames_in(WireVersion v, std::size_t frames, std::size_t bytes) {
     if (frames == 0) return;
     f_->frames_in[slot(v)]->Increment(static_cast<double>(frames));

@@ -24,7 +24,6 @@ public:
     void connection_opened(WireVersion v);
     void connection_closed(WireVersion v);
     void connection_promoted(WireVersion to);  // None → the Hello's version
-    void frame_in(WireVersion v, std::size_t bytes);
     void frames_in(WireVersion v, std::size_t frames, std::size_t bytes);  // a read's worth at once
     void frames_out(WireVersion v, std::size_t frames, std::size_t bytes);  // one call per write
     void frames_dropped(WireVersion v, std::size_t count);
