@@ -185,7 +185,8 @@ void add_schools_routes(HttpRouter& router, GameLoop& loop, const content::Conte
             }});
         };
         const auto queued = worker.submit({std::move(save), [respond] { respond(shutting_down()); }});
-        if (queued != store::StoreWorker::Submitted::Queued) respond(refused(queued));
+        if (queued != store::StoreWorker::Submitted::Queued) return respond(refused(queued));
+        spdlog::info("event=school_create_queued");  // from here the store thread owes it an answer
     });
 
     router.add("DELETE", "/api/schools/{id}", [&loop, &store, &worker, &store_health](const HttpRequest&, const PathParams& params, Respond respond) {

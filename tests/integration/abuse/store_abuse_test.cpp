@@ -89,14 +89,6 @@ std::string code_of(const HttpResult& response) {
     return std::string(body.at("code").as_string());
 }
 
-// File descriptors the process holds: one more per accepted connection.
-std::size_t open_files(pid_t pid) {
-    std::error_code ec;
-    std::size_t count = 0;
-    for (std::filesystem::directory_iterator it("/proc/" + std::to_string(pid) + "/fd", ec), end; !ec && it != end; it.increment(ec)) ++count;
-    return count;
-}
-
 // One Ping/Pong on an open v4 socket; the round trip, or nothing (and a failure) without a Pong.
 std::optional<Clock::duration> ping(WsClient& client, std::int64_t stamp) {
     const auto sent = Clock::now();
@@ -200,16 +192,22 @@ TEST(StoreAbuse, ShutdownAnswersEveryCreateStillWaitingForTheStore) {
     other.exec("BEGIN EXCLUSIVE");  // the first create waits on the lock; the others queue behind it
 
     constexpr int kCreates = 3;
-    const auto open_before = open_files(server.pid());
     std::vector<HttpResult> answers(kCreates);
     std::vector<std::thread> creates;
     for (int i = 0; i < kCreates; ++i) {
         creates.emplace_back([&, i] { answers[static_cast<std::size_t>(i)] = post_school(port, "Queued " + std::to_string(i)); });
     }
-    // SIGTERM once the server has accepted all three: from then on each is answered, queued or not.
-    const auto accepted_by = Clock::now() + 5s;
-    while (open_files(server.pid()) < open_before + kCreates && Clock::now() < accepted_by) std::this_thread::sleep_for(5ms);
-    ASSERT_GE(open_files(server.pid()), open_before + kCreates);
+    // SIGTERM once all three reached the store thread (an open socket alone may not be read yet):
+    // from then on each is owed an answer, running or queued.
+    const auto queued_count = [&] {
+        const auto out = server.output();
+        std::size_t n = 0;
+        for (auto at = out.find("event=school_create_queued"); at != std::string::npos; at = out.find("event=school_create_queued", at + 1)) ++n;
+        return n;
+    };
+    const auto queued_by = Clock::now() + 5s;
+    while (queued_count() < kCreates && Clock::now() < queued_by) std::this_thread::sleep_for(5ms);
+    ASSERT_EQ(queued_count(), static_cast<std::size_t>(kCreates)) << server.output();
     const auto exit_code = server.stop(SIGTERM, 30s);
     for (auto& create : creates) create.join();
     other.exec("ROLLBACK");
