@@ -1,90 +1,28 @@
 #include "render/hns/scene.hpp"
 
 #include <algorithm>
-#include <limits>
 
 #include "protocol/sprite_pixels.hpp"
 #include "render/hns/art.hpp"
 #include "render/hns/ids.hpp"
+#include "render/hns/scene_parts.hpp"
 #include "sim/hns/constants.hpp"
 
 namespace hschool::render::hns {
 namespace {
 
-namespace sv = protocol::sprite_v1;
 using sim::hns::LockOwner;
 using sim::hns::ObjectKind;
 using sim::hns::Player;
 using sim::hns::Team;
 
-std::int16_t i16(int v) {
-    return static_cast<std::int16_t>(std::clamp(v, int{std::numeric_limits<std::int16_t>::min()},
-                                                int{std::numeric_limits<std::int16_t>::max()}));
-}
-std::uint16_t u16(int v) { return static_cast<std::uint16_t>(v); }
-
-// A board placement: x and y scale with the board, z never does (§4.2).
-sv::DefineObject place(int object_id, int x, int y, int z, int sprite_id, int scale) {
-    return sv::DefineObject{u16(object_id), i16(x * scale), i16(y * scale), i16(z), kMapLayer, u16(sprite_id)};
-}
-
-SceneSprite sprite(int id, int logical_w, int logical_h, int scale, Block block, std::string label) {
-    return SceneSprite{u16(id), u16(logical_w * scale), u16(logical_h * scale), std::move(block), std::move(label), false};
-}
-
-int team_index(Team team) { return team == Team::Red ? 0 : 1; }
-
-SceneItem cog_item(const Player& p, int scale, int z) {
-    const int rot = cog_rot(p.aimBrads);
-    const int sprite_id = cog_sprite_id(team_index(p.team), rot);
-    return SceneItem{sprite(sprite_id, kCogCanvas, kCogCanvas, scale, cog_block(p.team, rot, scale), cog_label(p)),
-                     place(kCogObjectBase + p.joinOrder, p.x - kCogDrawOffset, p.y - kCogDrawOffset, z, sprite_id, scale),
-                     false};
-}
-
-void add_bands(const sim::hns::Sim& sim, Scene& scene, int scale) {
-    const auto& room = sim.room();
-    const auto blocks = band_blocks(sim.config().mapSpec, room, scale);
-    for (int b = 0; b < static_cast<int>(blocks.size()); ++b) {
-        const int y0 = b * kMapBandLogicalHeight;
-        const int rows = std::min(kMapBandLogicalHeight, room.height - y0);
-        scene.items.push_back({sprite(kMapBandSpriteBase + b, room.width, rows, scale, blocks[static_cast<std::size_t>(b)],
-                                      "map band " + std::to_string(b)),
-                               place(kMapBandObjectBase + b, 0, y0, kMapBandZ, kMapBandSpriteBase + b, scale), true});
-    }
-}
+using namespace parts;
 
 void add_cones(const sim::hns::Sim& sim, Scene& scene, int scale) {
-    const auto& c = sim.config();
     const auto& players = sim.players();
-    const int side = c.sightRange * 2 + 2;
-    for (int i = 0; i < static_cast<int>(players.size()); ++i) {
-        const Player& p = players[static_cast<std::size_t>(i)];
-        if (!p.alive || sim.frozen_seeker(i)) continue;
-        const int slot = p.joinOrder;
-        SceneSprite s{u16(kConeSpriteBase + slot), u16(side * scale), u16(side * scale),
-                      cone_block(p.aimBrads, p.team == Team::Blue, c.sightRange, c.visionConeDeg, scale),
-                      cone_label(slot, p.aimBrads, c.visionConeDeg, c.sightRange), false};
-        scene.items.push_back({std::move(s),
-                               place(kConeObjectBase + slot, p.x - side / 2, p.y - side / 2, kConeZ,
-                                     kConeSpriteBase + slot, scale),
-                               false});
-    }
-}
-
-void add_objects(const sim::hns::Sim& sim, Scene& scene, int scale) {
-    const auto& objects = sim.objects();
-    for (int i = 0; i < static_cast<int>(objects.size()); ++i) {
-        const auto& o = objects[static_cast<std::size_t>(i)];
-        scene.items.push_back({sprite(kObjectSpriteBase + i, o.w, o.h, scale,
-                                      object_block(o.kind, o.w, o.h, o.lockedBy, scale), object_label(o)),
-                               place(kObjectObjectBase + i, o.x, o.y, o.y, kObjectSpriteBase + i, scale), false});
-        if (o.lockedBy == LockOwner::None) continue;
-        scene.items.push_back({sprite(kPadlockSpriteId, kPadlockPx, kPadlockPx, scale, padlock_block(scale), "padlock"),
-                               place(kPadlockObjectBase + i, o.x + o.w / 2 - kPadlockPx / 2, o.y + o.h / 2 - kPadlockPx / 2,
-                                     o.y + 1, kPadlockSpriteId, scale),
-                               false});
-    }
+    for (int i = 0; i < static_cast<int>(players.size()); ++i)
+        if (players[static_cast<std::size_t>(i)].alive && !sim.frozen_seeker(i))
+            scene.items.push_back(cone_item(sim, i, scale));
 }
 
 bool spotted(const sim::hns::Sim& sim, int hider) {
@@ -103,7 +41,7 @@ void add_cogs(const sim::hns::Sim& sim, Scene& scene, int scale) {
         const Player& p = players[static_cast<std::size_t>(i)];
         if (!p.alive) continue;
         const int slot = p.joinOrder;
-        scene.items.push_back(cog_item(p, scale, p.y + (p.airborne ? kCogAirborneZ : kCogGlobalZ)));
+        scene.items.push_back(cog_item(p, scale, board_cog_z(p)));
         if (p.team == Team::Red && spotted(sim, i)) {
             scene.items.push_back(
                 {sprite(kSpottedRingSpriteId, kSpottedRingPx, kSpottedRingPx, scale, spotted_ring_block(scale), "spotted ring"),

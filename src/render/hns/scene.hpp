@@ -24,6 +24,7 @@ struct SceneItem {
     std::optional<SceneSprite> sprite;  // defined just before its placement, when it changed
     protocol::sprite_v1::DefineObject object;
     bool first_frame_only = false;  // the map bands
+    bool sprite_only = false;       // the replay chrome (§4.5): a sprite, no object placed, never deleted
 };
 
 struct Scene {

@@ -56,6 +56,7 @@ Frame Stream::next(const Scene& scene) {
                 sprites_[s.id] = SentSprite{s.width, s.height, s.label};
             }
         }
+        if (item.sprite_only) continue;
         const auto& object = item.object;
         auto placed = placements_.find(object.object_id);
         if (!(scene.dedup_placements && placed != placements_.end() && placed->second == object)) {

@@ -1,0 +1,421 @@
+#include "store/hns_archive.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <set>
+#include <system_error>
+#include <utility>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "store/schema.hpp"
+#include "store/school_store.hpp"
+
+namespace hschool::store {
+namespace {
+
+// Own table in a file SchoolStore may share: IF NOT EXISTS and no user_version, which is SchoolStore's.
+// replay_bytes lets replay() notice a file that was truncated or replaced by hand.
+constexpr const char* kCreateTable = R"sql(
+CREATE TABLE IF NOT EXISTS hns_matches (
+    id             TEXT    PRIMARY KEY NOT NULL,
+    variant        TEXT    NOT NULL,
+    finished_at_ms INTEGER NOT NULL,
+    final_tick     INTEGER NOT NULL,
+    end_reason     TEXT    NOT NULL,
+    results_json   TEXT    NOT NULL,
+    summary_json   TEXT    NOT NULL,
+    replay_bytes   INTEGER NOT NULL CHECK (replay_bytes >= 0)
+) STRICT;
+CREATE INDEX IF NOT EXISTS hns_matches_by_finish ON hns_matches (finished_at_ms);
+)sql";
+
+constexpr const char* kColumns =
+    "id, variant, finished_at_ms, final_tick, end_reason, results_json, summary_json, replay_bytes";
+
+StoreError io_error(std::string message) { return StoreError{StoreErrorKind::Io, std::move(message)}; }
+
+StoreError errno_error(const std::string& what, const std::filesystem::path& path, int error) {
+    return io_error(what + " " + path.string() + ": " + std::strerror(error));
+}
+
+// Busy is worth telling apart: the file is fine, another process holds it; a later try may work.
+StoreError statement_error(const SQLite::Exception& e) {
+    const int primary = e.getErrorCode() & 0xFF;
+    const bool busy = primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
+    return StoreError{busy ? StoreErrorKind::Busy : StoreErrorKind::Io, e.what()};
+}
+
+// The row is committed after the file, so both must survive a power cut: FULL fsyncs the WAL.
+class FullSyncScope {
+public:
+    explicit FullSyncScope(SQLite::Database& db) : db_(db) { db_.exec("PRAGMA synchronous = FULL"); }
+    ~FullSyncScope() {
+        try {
+            db_.exec("PRAGMA synchronous = NORMAL");
+        } catch (...) {
+            // Staying on FULL is slower but still correct.
+        }
+    }
+    FullSyncScope(const FullSyncScope&) = delete;
+    FullSyncScope& operator=(const FullSyncScope&) = delete;
+
+private:
+    SQLite::Database& db_;
+};
+
+class Fd {
+public:
+    explicit Fd(int fd) : fd_(fd) {}
+    ~Fd() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    Fd(const Fd&) = delete;
+    Fd& operator=(const Fd&) = delete;
+    int get() const { return fd_; }
+    // close() can report a deferred write error, so a writer must check it.
+    int release_and_close() {
+        const int fd = fd_;
+        fd_ = -1;
+        return ::close(fd);
+    }
+
+private:
+    int fd_;
+};
+
+std::optional<StoreError> fsync_directory(const std::filesystem::path& dir) {
+    Fd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (fd.get() < 0) return errno_error("cannot open directory", dir, errno);
+    if (::fsync(fd.get()) != 0) return errno_error("cannot fsync directory", dir, errno);
+    return std::nullopt;
+}
+
+// temp file + fsync + rename + directory fsync: after it returns, `path` holds `bytes` or the old
+// contents, never a torn file, even across a power cut.
+std::optional<StoreError> write_file_durably(const std::filesystem::path& path, const std::filesystem::path& temp,
+                                             std::string_view bytes) {
+    Fd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    if (fd.get() < 0) return errno_error("cannot create", temp, errno);
+    const auto fail = [&](const char* what, int error) {
+        ::unlink(temp.c_str());
+        return errno_error(what, temp, error);
+    };
+    std::size_t written = 0;
+    while (written < bytes.size()) {
+        const ssize_t n = ::write(fd.get(), bytes.data() + written, bytes.size() - written);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return fail("cannot write", errno);
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd.get()) != 0) return fail("cannot fsync", errno);
+    if (fd.release_and_close() != 0) return fail("cannot close", errno);
+    if (::rename(temp.c_str(), path.c_str()) != 0) return fail("cannot rename", errno);
+    if (auto error = fsync_directory(path.parent_path())) {
+        ::unlink(path.c_str());
+        return error;
+    }
+    return std::nullopt;
+}
+
+ArchivedMatch read_row(SQLite::Statement& row) {
+    ArchivedMatch match;
+    match.id = row.getColumn(0).getString();
+    match.variant = row.getColumn(1).getString();
+    match.finished_at_ms = row.getColumn(2).getInt64();
+    match.final_tick = row.getColumn(3).getInt();
+    match.end_reason = row.getColumn(4).getString();
+    match.results_json = row.getColumn(5).getString();
+    match.summary_json = row.getColumn(6).getString();
+    return match;
+}
+
+// "m<digits>" that fits in int64, else nullopt ("m", "m1x", "mm1" and overflows are not numbered).
+std::optional<std::int64_t> numeric_suffix(std::string_view id) {
+    if (id.size() < 2 || id[0] != 'm') return std::nullopt;
+    std::int64_t value = 0;
+    for (const char c : id.substr(1)) {
+        if (c < '0' || c > '9') return std::nullopt;
+        const int digit = c - '0';
+        if (value > (std::numeric_limits<std::int64_t>::max() - digit) / 10) return std::nullopt;
+        value = value * 10 + digit;
+    }
+    return value;
+}
+
+bool ends_with(std::string_view text, std::string_view suffix) {
+    return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+}  // namespace
+
+bool is_valid_archived_match_id(std::string_view id) {
+    if (id.empty() || id.size() > kMaxArchivedIdBytes) return false;
+    for (const char c : id) {
+        const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' ||
+                        c == '-';
+        if (!ok) return false;
+    }
+    return true;
+}
+
+Expected<std::unique_ptr<HnsArchive>, StoreError> HnsArchive::open(const std::filesystem::path& db_path,
+                                                                   const std::filesystem::path& folder) {
+    const auto open_failed = [](std::string message) {
+        return unexpected(StoreError{StoreErrorKind::OpenFailed, std::move(message)});
+    };
+    std::error_code ec;
+    std::filesystem::create_directories(folder, ec);
+    if (ec) return open_failed(folder.string() + ": " + ec.message());
+    if (!std::filesystem::is_directory(folder, ec)) return open_failed(folder.string() + ": not a directory");
+
+    std::unique_ptr<SQLite::Database> db;
+    try {
+        db = std::make_unique<SQLite::Database>(db_path.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE,
+                                                kBusyTimeoutMs);
+    } catch (const std::exception& e) {
+        return open_failed(db_path.string() + ": " + e.what());
+    }
+    if (auto error = configure_connection(*db)) return open_failed(db_path.string() + ": " + error->message);
+    try {
+        SQLite::Transaction transaction(*db, SQLite::TransactionBehavior::IMMEDIATE);
+        db->exec(kCreateTable);
+        // A table of the same name with another layout would fail here rather than on first use.
+        SQLite::Statement probe(*db, std::string("SELECT ") + kColumns + " FROM hns_matches LIMIT 0");
+        transaction.commit();
+    } catch (const SQLite::Exception& e) {
+        auto error = statement_error(e);
+        if (error.kind != StoreErrorKind::Busy) error.kind = StoreErrorKind::OpenFailed;
+        error.message = db_path.string() + ": hns_matches: " + error.message;
+        return unexpected(std::move(error));
+    } catch (const std::exception& e) {
+        return open_failed(db_path.string() + ": hns_matches: " + e.what());
+    }
+
+    std::unique_ptr<HnsArchive> archive(new HnsArchive(std::move(db), folder));
+    {
+        const std::lock_guard lock(archive->mutex_);
+        if (auto error = archive->sweep_locked()) return unexpected(std::move(*error));
+    }
+    return archive;
+}
+
+HnsArchive::HnsArchive(std::unique_ptr<SQLite::Database> db, std::filesystem::path folder)
+    : db_(std::move(db)), folder_(std::move(folder)) {}
+
+HnsArchive::~HnsArchive() = default;
+
+std::filesystem::path HnsArchive::replay_path(const std::string& id) const {
+    return folder_ / (id + kArchivedReplaySuffix);
+}
+
+// Under the write lock, so no other connection is between its rename and its commit.
+std::optional<StoreError> HnsArchive::sweep_locked() {
+    try {
+        SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        std::set<std::string> ids;
+        SQLite::Statement select(*db_, "SELECT id FROM hns_matches");
+        while (select.executeStep()) ids.insert(select.getColumn(0).getString());
+
+        const std::string replay_suffix = kArchivedReplaySuffix;
+        const std::string temp_suffix = replay_suffix + kArchiveTempSuffix;
+        std::error_code ec;
+        std::vector<std::filesystem::path> stale;
+        for (std::filesystem::directory_iterator it(folder_, ec), end; !ec && it != end; it.increment(ec)) {
+            const std::string name = it->path().filename().string();
+            for (const auto& suffix : {temp_suffix, replay_suffix}) {
+                if (!ends_with(name, suffix)) continue;
+                const std::string id = name.substr(0, name.size() - suffix.size());
+                if (!is_valid_archived_match_id(id)) break;
+                if (suffix == temp_suffix || ids.count(id) == 0) stale.push_back(it->path());
+                break;
+            }
+        }
+        if (ec) return StoreError{StoreErrorKind::OpenFailed, folder_.string() + ": " + ec.message()};
+        for (const auto& path : stale) std::filesystem::remove(path, ec);  // a leftover that stays is harmless
+        transaction.commit();
+        return std::nullopt;
+    } catch (const SQLite::Exception& e) {
+        return statement_error(e);
+    } catch (const std::exception& e) {
+        return io_error(e.what());
+    }
+}
+
+Expected<void, StoreError> HnsArchive::save(const ArchivedMatch& match, std::string_view replay_bytes) {
+    if (!is_valid_archived_match_id(match.id))
+        return unexpected(io_error("invalid match id (want [A-Za-z0-9_-]{1,32}): refusing to name a file after it"));
+    if (replay_bytes.size() > kMaxArchivedReplayBytes) {
+        return unexpected(StoreError{StoreErrorKind::LimitReached,
+                                     "replay of " + match.id + " is " + std::to_string(replay_bytes.size()) +
+                                         " bytes, over kMaxArchivedReplayBytes"});
+    }
+    if (match.results_json.size() > kMaxArchivedJsonBytes || match.summary_json.size() > kMaxArchivedJsonBytes) {
+        return unexpected(StoreError{StoreErrorKind::LimitReached,
+                                     "results or summary of " + match.id + " over kMaxArchivedJsonBytes"});
+    }
+
+    const std::lock_guard lock(mutex_);
+    const auto path = replay_path(match.id);
+    bool file_written = false;
+    try {
+        const FullSyncScope full_sync(*db_);
+        // IMMEDIATE: the duplicate check, the rename and the insert happen under the file's write
+        // lock, so another connection cannot archive the same id in between.
+        SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+        SQLite::Statement exists(*db_, "SELECT 1 FROM hns_matches WHERE id = ?");
+        exists.bind(1, match.id);
+        if (exists.executeStep()) return unexpected(io_error("match " + match.id + " is already archived"));
+
+        const auto temp = folder_ / (match.id + kArchivedReplaySuffix + kArchiveTempSuffix);
+        if (auto error = write_file_durably(path, temp, replay_bytes)) return unexpected(std::move(*error));
+        file_written = true;
+
+        SQLite::Statement insert(*db_, std::string("INSERT INTO hns_matches (") + kColumns +
+                                           ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+        insert.bind(1, match.id);
+        insert.bind(2, match.variant);
+        insert.bind(3, match.finished_at_ms);
+        insert.bind(4, match.final_tick);
+        insert.bind(5, match.end_reason);
+        insert.bind(6, match.results_json);
+        insert.bind(7, match.summary_json);
+        insert.bind(8, static_cast<std::int64_t>(replay_bytes.size()));
+        insert.exec();
+        transaction.commit();
+        return {};
+    } catch (const SQLite::Exception& e) {
+        if (file_written) ::unlink(path.c_str());  // no row for it: the id was free under the lock
+        return unexpected(statement_error(e));
+    } catch (const std::exception& e) {
+        if (file_written) ::unlink(path.c_str());
+        return unexpected(io_error(e.what()));
+    }
+}
+
+Expected<std::vector<ArchivedMatch>, StoreError> HnsArchive::list(std::size_t limit) {
+    const std::lock_guard lock(mutex_);
+    try {
+        std::vector<ArchivedMatch> matches;
+        if (limit == 0) return matches;
+        const auto max = static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max());
+        SQLite::Statement select(*db_, std::string("SELECT ") + kColumns +
+                                           " FROM hns_matches ORDER BY finished_at_ms DESC, rowid DESC LIMIT ?");
+        select.bind(1, static_cast<std::int64_t>(limit < max ? limit : max));
+        while (select.executeStep()) matches.push_back(read_row(select));
+        return matches;
+    } catch (const SQLite::Exception& e) {
+        return unexpected(statement_error(e));
+    } catch (const std::exception& e) {
+        return unexpected(io_error(e.what()));
+    }
+}
+
+Expected<std::optional<ArchivedMatch>, StoreError> HnsArchive::get(const std::string& id) {
+    if (!is_valid_archived_match_id(id)) return std::optional<ArchivedMatch>{};
+    const std::lock_guard lock(mutex_);
+    try {
+        SQLite::Statement select(*db_, std::string("SELECT ") + kColumns + " FROM hns_matches WHERE id = ?");
+        select.bind(1, id);
+        if (!select.executeStep()) return std::optional<ArchivedMatch>{};
+        return std::optional<ArchivedMatch>(read_row(select));
+    } catch (const SQLite::Exception& e) {
+        return unexpected(statement_error(e));
+    } catch (const std::exception& e) {
+        return unexpected(io_error(e.what()));
+    }
+}
+
+Expected<std::optional<std::string>, StoreError> HnsArchive::replay(const std::string& id) {
+    if (!is_valid_archived_match_id(id)) return std::optional<std::string>{};
+    const std::lock_guard lock(mutex_);
+    std::int64_t expected_size = 0;
+    try {
+        SQLite::Statement select(*db_, "SELECT replay_bytes FROM hns_matches WHERE id = ?");
+        select.bind(1, id);
+        if (!select.executeStep()) return std::optional<std::string>{};
+        expected_size = select.getColumn(0).getInt64();
+    } catch (const SQLite::Exception& e) {
+        return unexpected(statement_error(e));
+    } catch (const std::exception& e) {
+        return unexpected(io_error(e.what()));
+    }
+
+    const auto path = replay_path(id);
+    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd.get() < 0) {
+        const int error = errno;
+        if (error == ENOENT)
+            return unexpected(io_error("replay file of archived match " + id + " is missing: " + path.string()));
+        return unexpected(errno_error("cannot open", path, error));
+    }
+    struct stat info {};
+    if (::fstat(fd.get(), &info) != 0) return unexpected(errno_error("cannot stat", path, errno));
+    if (!S_ISREG(info.st_mode)) return unexpected(io_error(path.string() + ": not a regular file"));
+    const auto size = static_cast<std::uint64_t>(info.st_size);
+    if (size > kMaxArchivedReplayBytes) {
+        return unexpected(
+            io_error(path.string() + ": " + std::to_string(size) + " bytes, over kMaxArchivedReplayBytes"));
+    }
+    if (static_cast<std::int64_t>(size) != expected_size) {
+        return unexpected(io_error(path.string() + ": " + std::to_string(size) + " bytes, but " +
+                                   std::to_string(expected_size) + " were archived"));
+    }
+    std::string bytes(static_cast<std::size_t>(size), '\0');
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::read(fd.get(), bytes.data() + done, bytes.size() - done);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            return unexpected(errno_error("cannot read", path, errno));
+        }
+        if (n == 0) return unexpected(io_error(path.string() + ": shrank while being read"));
+        done += static_cast<std::size_t>(n);
+    }
+    return std::optional<std::string>(std::move(bytes));
+}
+
+Expected<bool, StoreError> HnsArchive::remove(const std::string& id) {
+    if (!is_valid_archived_match_id(id)) return false;
+    const std::lock_guard lock(mutex_);
+    try {
+        const FullSyncScope full_sync(*db_);
+        SQLite::Statement remove_row(*db_, "DELETE FROM hns_matches WHERE id = ?");
+        remove_row.bind(1, id);
+        if (remove_row.exec() == 0) return false;
+    } catch (const SQLite::Exception& e) {
+        return unexpected(statement_error(e));
+    } catch (const std::exception& e) {
+        return unexpected(io_error(e.what()));
+    }
+    // After the row: a crash in between leaves a file without a row, which the next open sweeps.
+    std::error_code ignored;
+    std::filesystem::remove(replay_path(id), ignored);
+    return true;
+}
+
+Expected<std::int64_t, StoreError> HnsArchive::max_numeric_id() {
+    const std::lock_guard lock(mutex_);
+    try {
+        std::int64_t highest = 0;
+        SQLite::Statement select(*db_, "SELECT id FROM hns_matches WHERE id GLOB 'm[0-9]*'");
+        while (select.executeStep()) {
+            if (const auto n = numeric_suffix(select.getColumn(0).getString()); n && *n > highest) highest = *n;
+        }
+        return highest;
+    } catch (const SQLite::Exception& e) {
+        return unexpected(statement_error(e));
+    } catch (const std::exception& e) {
+        return unexpected(io_error(e.what()));
+    }
+}
+
+}  // namespace hschool::store

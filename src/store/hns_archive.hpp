@@ -1,0 +1,97 @@
+#pragma once
+// Finished hide-and-seek matches: a row in SQLite (table hns_matches) plus the COWLDHNS replay as
+// <folder>/<id>.cowldhns. The row is the commit point: a replay file without a row is an
+// interrupted save and is swept at open; a row whose file went missing is reported, not hidden.
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "store/expected.hpp"
+#include "store/store_error.hpp"
+
+namespace SQLite {
+class Database;
+}
+
+namespace hschool::store {
+
+// A replay of a full match is a few hundred KB; anything near this is a bug or an attack.
+inline constexpr std::size_t kMaxArchivedReplayBytes = 64 * 1024 * 1024;
+// results_json and summary_json each; they are a few KB.
+inline constexpr std::size_t kMaxArchivedJsonBytes = 16 * 1024 * 1024;
+// An id names a file, so it is short and made of [A-Za-z0-9_-] only: no '.', no '/'.
+inline constexpr std::size_t kMaxArchivedIdBytes = 32;
+// Replay files are <id> + this suffix; a save writes <id> + this + kArchiveTempSuffix first.
+inline constexpr const char* kArchivedReplaySuffix = ".cowldhns";
+inline constexpr const char* kArchiveTempSuffix = ".tmp";
+
+struct ArchivedMatch {
+    std::string id;                   // e.g. "m12" — [A-Za-z0-9_-]{1,32}; anything else is refused (it names a file)
+    std::string variant;              // variant name or "custom"
+    std::int64_t finished_at_ms = 0;  // unix ms
+    int final_tick = 0;               // the tick the match ended on
+    std::string end_reason;           // e.g. "complete", "deadline", "stopped"
+    std::string results_json;         // the sim's results document
+    std::string summary_json;         // the server's match summary at the end (seats, policies), opaque here
+};
+
+// True for [A-Za-z0-9_-]{1,kMaxArchivedIdBytes}.
+bool is_valid_archived_match_id(std::string_view id);
+
+// Every call is synchronous, takes one internal mutex (network and match threads share it) and
+// returns errors as values; nothing throws out of it. Lookups with an id that is not a valid id
+// answer "unknown" (nullopt / false) without touching the disk; save refuses it.
+class HnsArchive {
+public:
+    // db_path: the SQLite file (the schools' file is fine: own table hns_matches, own connection,
+    // busy timeout kBusyTimeoutMs; PRAGMA user_version is left to SchoolStore). folder: where the
+    // <id>.cowldhns files go, created if missing. Sweeps leftover temp files and replay files that
+    // have no row (a save interrupted by a crash). OpenFailed when either cannot be used.
+    static Expected<std::unique_ptr<HnsArchive>, StoreError> open(const std::filesystem::path& db_path,
+                                                                  const std::filesystem::path& folder);
+
+    ~HnsArchive();
+    HnsArchive(const HnsArchive&) = delete;
+    HnsArchive& operator=(const HnsArchive&) = delete;
+
+    // Writes the replay file durably (temp file + fsync + rename + directory fsync) THEN commits the
+    // row (synchronous=FULL), all under the file's write lock; a failure leaves neither. Refuses a
+    // bad id, an id already archived, a replay over kMaxArchivedReplayBytes (LimitReached) or JSON
+    // over kMaxArchivedJsonBytes (LimitReached).
+    Expected<void, StoreError> save(const ArchivedMatch& match, std::string_view replay_bytes);
+
+    // At most `limit` matches, newest finished_at_ms first (ties: the later save first).
+    Expected<std::vector<ArchivedMatch>, StoreError> list(std::size_t limit);
+
+    // The row of one match, or nullopt for an unknown id. Does not check the replay file.
+    Expected<std::optional<ArchivedMatch>, StoreError> get(const std::string& id);
+
+    // The replay file's bytes, or nullopt for an unknown id. A row whose file is missing, of another
+    // size than was saved, or over kMaxArchivedReplayBytes is an Io error.
+    Expected<std::optional<std::string>, StoreError> replay(const std::string& id);
+
+    // Deletes the row (durably), then the file; false when unknown. A file already gone is fine.
+    Expected<bool, StoreError> remove(const std::string& id);
+
+    // The highest N among archived ids "m<N>" (decimal digits, fits in int64), 0 when there is
+    // none, so a restarted server continues numbering.
+    Expected<std::int64_t, StoreError> max_numeric_id();
+
+private:
+    HnsArchive(std::unique_ptr<SQLite::Database> db, std::filesystem::path folder);
+
+    std::filesystem::path replay_path(const std::string& id) const;
+    std::optional<StoreError> sweep_locked();
+
+    std::mutex mutex_;  // guards db_ and the folder's files
+    std::unique_ptr<SQLite::Database> db_;
+    const std::filesystem::path folder_;
+};
+
+}  // namespace hschool::store
