@@ -1,46 +1,12 @@
 #include "sim/hns/match.hpp"
 
-#include <boost/json.hpp>
-
 #include "sim/hns/constants.hpp"
+#include "sim/hns/records.hpp"
 
 namespace hschool::sim::hns {
 namespace {
 
 constexpr const char* kBaselineNames[2] = {"burrow", "scatter"};
-
-std::string register_record(int slot, const Sim& sim, Baseline b) {
-    boost::json::object o;
-    o["k"] = "register";
-    o["slot"] = slot;
-    // The reference writes the team text here, not the alias (spec §7.13).
-    o["alias"] = slot % 2 == 0 ? "red" : "blue";
-    o["policy"] = kBaselineNames[static_cast<int>(b)];
-    o["kind"] = "scripted";
-    o["baseline"] = kBaselineNames[static_cast<int>(b)];
-    (void)sim;
-    return boost::json::serialize(o);
-}
-
-std::string directive_record(const Sim& sim, int slot, int turn, const Order& order, const std::string& result) {
-    boost::json::object o;
-    o["k"] = "directive";
-    o["game"] = sim.game_index() + 1;
-    o["turn"] = turn;
-    o["slot"] = slot;
-    o["alias"] = sim.alias(slot);
-    o["source"] = "scripted";
-    o["latency_ms"] = 0;
-    o["intent"] = intent_text(order.intent);
-    o["object"] = order.obj;
-    o["at"] = order.at;
-    o["say"] = order.say;
-    o["radio"] = order.radio;
-    o["result"] = result;
-    if (order.hasTo) o["to"] = boost::json::array{order.toX, order.toY};
-    else o["to"] = nullptr;
-    return boost::json::serialize(o);
-}
 
 }  // namespace
 
@@ -61,7 +27,8 @@ Expected<MatchOutcome> run_match(const GameConfig& config, const MatchOptions& o
         writer.join(0, s, name, s, "");
         names.push_back(name);
     }
-    for (int s = 0; s < kSeats; ++s) writer.chat(0, s, register_record(s, sim, opt.seats[s]));
+    for (int s = 0; s < kSeats; ++s) writer.chat(0, s, register_record(s, kBaselineNames[static_cast<int>(opt.seats[s])], "scripted",
+                                          kBaselineNames[static_cast<int>(opt.seats[s])]));
     sim.set_seat_names(names);
     Driver driver(sim);
     driver.set_enemy_memory(opt.enemyMemory);
@@ -71,8 +38,7 @@ Expected<MatchOutcome> run_match(const GameConfig& config, const MatchOptions& o
         const std::uint32_t ms = replay_tick_time(sim.tick_count());
         if (opt.wallClockStopTick > 0 && sim.tick_count() == opt.wallClockStopTick) {
             // Record, force, write zero masks, step once more, hash, quit: the server's order.
-            writer.chat(ms, 0, "{\"k\":\"stop\",\"tick\":" + std::to_string(sim.tick_count()) +
-                                   ",\"endRule\":\"wall_clock\"}");
+            writer.chat(ms, 0, stop_record(sim.tick_count(), "wall_clock"));
             sim.force_wall_clock_stop();
             for (int s = 0; s < kSeats; ++s) {
                 masks[s].mask = 0;
@@ -90,7 +56,7 @@ Expected<MatchOutcome> run_match(const GameConfig& config, const MatchOptions& o
                 orders[s] = baseline_order(opt.seats[s], sim, driver, s, turn, opt.params);
                 const auto& results = sim.last_results();
                 const std::string last = s < static_cast<int>(results.size()) ? action_result_text(results[s]) : "";
-                writer.chat(ms, s, directive_record(sim, s, turn, orders[s], last));
+                writer.chat(ms, s, directive_record(sim, s, turn, orders[s], last, "scripted", 0));
             }
             for (int s = 0; s < kSeats; ++s) {
                 if (sim.frozen_seeker(s) || orders[s].say.empty()) continue;
@@ -109,7 +75,7 @@ Expected<MatchOutcome> run_match(const GameConfig& config, const MatchOptions& o
     }
     MatchOutcome out;
     out.results = sim.results_json();
-    writer.chat(replay_tick_time(sim.tick_count()), 0, "{\"k\":\"result\",\"results\":" + out.results + "}");
+    writer.chat(replay_tick_time(sim.tick_count()), 0, result_record(out.results));
     out.replay = writer.bytes();
     out.finalTick = sim.tick_count();
     out.finalHash = sim.hash();

@@ -1,5 +1,6 @@
 #include "sim/hns/verify.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace hschool::sim::hns {
@@ -22,88 +23,119 @@ std::string VerifyReport::message() const {
     return "all " + std::to_string(checked) + " hashes match";
 }
 
+ReplayStepper::ReplayStepper(const ReplayData& data, Sim sim)
+    : data_(&data), sim_(std::move(sim)), maxTick_(data.hashes.empty() ? 0 : static_cast<int>(data.hashes.back().tick)) {}
+
+Expected<ReplayStepper> ReplayStepper::create(const ReplayData& data) {
+    auto created = sim_for_replay(data);
+    if (!created) return Expected<ReplayStepper>::fail(created.error);
+    return Expected<ReplayStepper>::ok(ReplayStepper(data, std::move(*created)));
+}
+
+void ReplayStepper::ensure(std::size_t p) {
+    if (masks_.size() <= p) {
+        masks_.resize(p + 1, 0);
+        pressed_.resize(p + 1, 0);
+        lastApplied_.resize(p + 1, 0);
+    }
+}
+
+ReplayStepper::Status ReplayStepper::step() {
+    if (!error_.empty()) return Status::Error;
+    if (done()) return Status::End;
+    const ReplayData& d = *data_;
+    Sim& sim = *sim_;
+    std::fill(pressed_.begin(), pressed_.end(), 0);
+    const std::uint32_t time = replay_tick_time(sim.tick_count());
+    if (li_ < d.leaves.size() && d.leaves[li_].ms <= time) {
+        error_ = "leave records are not supported in hide-and-seek replays";
+        return Status::Error;
+    }
+    for (; ji_ < d.joins.size() && d.joins[ji_].ms <= time; ++ji_) {
+        const ReplayJoin& j = d.joins[ji_];
+        if (j.player != sim.players().size()) {
+            error_ = "join order is invalid (player " + std::to_string(j.player) + ")";
+            return Status::Error;
+        }
+        auto added = sim.add_player(j.name, j.slot, j.token, true);
+        if (!added) {
+            error_ = "join " + j.name + ": " + added.error;
+            return Status::Error;
+        }
+        ensure(j.player);
+    }
+    for (; ii_ < d.inputs.size() && d.inputs[ii_].ms <= time; ++ii_) {
+        const ReplayInput& in = d.inputs[ii_];
+        ensure(in.player);
+        pressed_[in.player] |= static_cast<std::uint8_t>(in.mask & ~masks_[in.player]);
+        masks_[in.player] = in.mask;
+    }
+    for (; ci_ < d.chats.size() && d.chats[ci_].ms <= time; ++ci_) {
+        const ReplayChat& ch = d.chats[ci_];
+        if (!ch.message.empty() && ch.message.front() == '{') sim.apply_control_record(ch.message);
+        else sim.apply_shout(ch.player, ch.message);
+    }
+    const std::size_t n = sim.players().size();
+    if (n > 0) ensure(n - 1);
+    inputs_.assign(n, Input{});
+    prev_.assign(n, Input{});
+    for (std::size_t p = 0; p < n; ++p) {
+        prev_[p].mask = static_cast<std::uint8_t>(lastApplied_[p] & ~pressed_[p]);
+        inputs_[p].mask = static_cast<std::uint8_t>(masks_[p] | pressed_[p]);
+        lastApplied_[p] = inputs_[p].mask;
+    }
+    sim.step(inputs_, prev_);
+    const ReplayHash& want = d.hashes[hi_];
+    if (static_cast<int>(want.tick) < sim.tick_count()) {
+        error_ = "hash record missing for tick " + std::to_string(sim.tick_count());
+        return Status::Mismatch;
+    }
+    if (static_cast<int>(want.tick) > sim.tick_count()) return Status::Stepped;
+    got_ = sim.hash();
+    if (got_ != want.hash) {
+        expected_ = want.hash;
+        ++hi_;  // a viewer plays on past a mismatch; verify_replay stops at the first
+        return Status::Mismatch;
+    }
+    ++checked_;
+    ++hi_;
+    return Status::Stepped;
+}
+
 VerifyReport verify_replay(const ReplayData& d) {
     VerifyReport r;
-    auto created = sim_for_replay(d);
+    auto created = ReplayStepper::create(d);
     if (!created) {
         r.error = created.error;
         return r;
     }
-    Sim& sim = *created;
-    const int maxTick = d.hashes.empty() ? 0 : static_cast<int>(d.hashes.back().tick);
-    std::size_t ji = 0, li = 0, ii = 0, ci = 0, hi = 0;
-    std::vector<std::uint8_t> masks, pressed, lastApplied;
-    auto ensure = [&](std::size_t p) {
-        if (masks.size() <= p) {
-            masks.resize(p + 1, 0);
-            pressed.resize(p + 1, 0);
-            lastApplied.resize(p + 1, 0);
+    ReplayStepper& stepper = *created;
+    for (;;) {
+        const auto status = stepper.step();
+        if (status == ReplayStepper::Status::Stepped) {
+            ++r.ticks;
+            continue;
         }
-    };
-    std::vector<Input> inputs, prev;
-    while (sim.tick_count() < maxTick) {
-        std::fill(pressed.begin(), pressed.end(), 0);
-        const std::uint32_t time = replay_tick_time(sim.tick_count());
-        if (li < d.leaves.size() && d.leaves[li].ms <= time) {
-            r.error = "leave records are not supported in hide-and-seek replays";
+        if (status == ReplayStepper::Status::Mismatch) {
+            ++r.ticks;
+            r.mismatchTick = stepper.sim().tick_count();
+            r.error = stepper.error();
+            r.expected = stepper.expected_hash();
+            r.got = stepper.got_hash();
+            r.checked = stepper.checked();
+            if (r.error.empty()) r.results = stepper.sim().results_json();
             return r;
         }
-        for (; ji < d.joins.size() && d.joins[ji].ms <= time; ++ji) {
-            const ReplayJoin& j = d.joins[ji];
-            if (j.player != sim.players().size()) {
-                r.error = "join order is invalid (player " + std::to_string(j.player) + ")";
-                return r;
-            }
-            auto added = sim.add_player(j.name, j.slot, j.token, true);
-            if (!added) {
-                r.error = "join " + j.name + ": " + added.error;
-                return r;
-            }
-            ensure(j.player);
-        }
-        for (; ii < d.inputs.size() && d.inputs[ii].ms <= time; ++ii) {
-            const ReplayInput& in = d.inputs[ii];
-            ensure(in.player);
-            pressed[in.player] |= static_cast<std::uint8_t>(in.mask & ~masks[in.player]);
-            masks[in.player] = in.mask;
-        }
-        for (; ci < d.chats.size() && d.chats[ci].ms <= time; ++ci) {
-            const ReplayChat& ch = d.chats[ci];
-            if (!ch.message.empty() && ch.message.front() == '{') sim.apply_control_record(ch.message);
-            else sim.apply_shout(ch.player, ch.message);
-        }
-        const std::size_t n = sim.players().size();
-        if (n > 0) ensure(n - 1);
-        inputs.assign(n, Input{});
-        prev.assign(n, Input{});
-        for (std::size_t p = 0; p < n; ++p) {
-            prev[p].mask = static_cast<std::uint8_t>(lastApplied[p] & ~pressed[p]);
-            inputs[p].mask = static_cast<std::uint8_t>(masks[p] | pressed[p]);
-            lastApplied[p] = inputs[p].mask;
-        }
-        sim.step(inputs, prev);
-        ++r.ticks;
-        if (hi >= d.hashes.size()) break;
-        const ReplayHash& want = d.hashes[hi];
-        if (static_cast<int>(want.tick) < sim.tick_count()) {
-            r.mismatchTick = sim.tick_count();
-            r.error = "hash record missing for tick " + std::to_string(sim.tick_count());
+        if (status == ReplayStepper::Status::Error) {
+            r.error = stepper.error();
+            r.checked = stepper.checked();
             return r;
         }
-        if (static_cast<int>(want.tick) > sim.tick_count()) continue;
-        const std::uint64_t got = sim.hash();
-        if (got != want.hash) {
-            r.mismatchTick = sim.tick_count();
-            r.expected = want.hash;
-            r.got = got;
-            r.results = sim.results_json();
-            return r;
-        }
-        ++r.checked;
-        ++hi;
+        break;  // End
     }
-    r.results = sim.results_json();
-    r.ok = hi == d.hashes.size() && !d.hashes.empty();
+    r.checked = stepper.checked();
+    r.results = stepper.sim().results_json();
+    r.ok = !d.hashes.empty() && stepper.checked() == static_cast<int>(d.hashes.size());
     if (!r.ok && r.error.empty() && d.hashes.empty()) r.error = "replay has no hash records";
     return r;
 }

@@ -1,0 +1,58 @@
+#include "sim/hns/records.hpp"
+
+#include <boost/json.hpp>
+
+namespace hschool::sim::hns {
+
+std::string register_record(int slot, std::string_view policy, std::string_view kind, std::string_view baseline) {
+    boost::json::object o;
+    o["k"] = "register";
+    o["slot"] = slot;
+    o["alias"] = slot % 2 == 0 ? "red" : "blue";
+    o["policy"] = policy;
+    o["kind"] = kind;
+    o["baseline"] = baseline;
+    return boost::json::serialize(o);
+}
+
+std::string directive_record(const Sim& sim, int slot, int turn, const Order& order, std::string_view result,
+                             std::string_view source, long long latency_ms) {
+    boost::json::object o;
+    o["k"] = "directive";
+    o["game"] = sim.game_index() + 1;
+    o["turn"] = turn;
+    o["slot"] = slot;
+    o["alias"] = sim.alias(slot);
+    o["source"] = source;
+    o["latency_ms"] = latency_ms;
+    o["intent"] = intent_text(order.intent);
+    o["object"] = order.obj;
+    o["at"] = order.at;
+    o["say"] = order.say;
+    o["radio"] = order.radio;
+    o["result"] = result;
+    if (order.hasTo) o["to"] = boost::json::array{order.toX, order.toY};
+    else o["to"] = nullptr;
+    return boost::json::serialize(o);
+}
+
+std::string fallback_record(const Sim& sim, int slot, int turn, std::string_view cause) {
+    boost::json::object o;
+    o["k"] = "fallback";
+    o["game"] = sim.game_index() + 1;
+    o["turn"] = turn;
+    o["slot"] = slot;
+    o["alias"] = sim.alias(slot);
+    o["cause"] = cause;
+    return boost::json::serialize(o);
+}
+
+std::string stop_record(int tick, std::string_view end_rule) {
+    return "{\"k\":\"stop\",\"tick\":" + std::to_string(tick) + ",\"endRule\":\"" + std::string(end_rule) + "\"}";
+}
+
+std::string result_record(std::string_view results_json) {
+    return "{\"k\":\"result\",\"results\":" + std::string(results_json) + "}";
+}
+
+}  // namespace hschool::sim::hns
