@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 
+#include "server/hns/hub.hpp"
 #include "server/http_router.hpp"
 #include "server/limits.hpp"
 #include "server/metrics.hpp"
@@ -27,6 +28,11 @@ namespace websocket = beast::websocket;
 namespace {
 
 inline constexpr std::string_view kWebSocketPath = "/ws/game";
+
+// The hide-and-seek sockets (spec §2.1), answered by the hub when the server runs one.
+bool is_hns_socket_path(std::string_view path) {
+    return path == "/player" || path == "/global" || path == "/admin" || path == "/reward" || path == "/replay";
+}
 inline constexpr std::size_t kHttpDrainChunkBytes = 8 * 1024;
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
@@ -88,7 +94,11 @@ private:
     }
 
     void upgrade(http::request<http::string_body> request) {
-        if (request.target() != kWebSocketPath) return send_and_close(problem(404, "not-found", "Not found", "WebSocket endpoint is /ws/game"));
+        const std::string_view target = request.target();
+        const auto question = target.find('?');
+        const std::string_view path = target.substr(0, question);
+        const bool hns = shared_.hns != nullptr && is_hns_socket_path(path);
+        if (!hns && target != kWebSocketPath) return send_and_close(problem(404, "not-found", "Not found", "WebSocket endpoint is /ws/game"));
         if (!origin_allowed(request[http::field::origin], request[http::field::host], shared_.config.allowed_origins)) {
             return refuse(403, "origin", "forbidden-origin", "Forbidden origin", "WebSocket connections from this origin are not allowed");
         }
@@ -104,8 +114,21 @@ private:
                               "this address has too many open connections; close one and try again");
             case ConnectionLimiter::Admission::Admitted: break;
         }
+        std::shared_ptr<hns::PeerSink> sink;
+        if (hns) {  // the match decides before the upgrade: 403/409 texts as the reference answers them
+            auto admitted = shared_.hns->admit(path, question == std::string_view::npos ? std::string_view() : target.substr(question + 1));
+            if (auto* refused = std::get_if<hns::Rejection>(&admitted)) {
+                HttpResponse response;
+                response.status = static_cast<unsigned>(refused->status);
+                response.content_type = "text/plain; charset=utf-8";
+                response.body = std::move(refused->body);
+                response.headers.emplace_back("Cache-Control", "no-cache");
+                return send_and_close(std::move(response));
+            }
+            sink = std::get<std::shared_ptr<hns::PeerSink>>(std::move(admitted));
+        }
         stream_.expires_never();
-        start_ws_session(stream_.release_socket(), std::move(request), shared_, thread_, std::move(slot));
+        start_ws_session(stream_.release_socket(), std::move(request), shared_, thread_, std::move(slot), std::move(sink));
     }
 
     void refuse(unsigned status, const char* reason, std::string_view code, std::string_view title, std::string_view detail) {

@@ -21,6 +21,8 @@ inline constexpr std::size_t kMaxFlushesPerTurn = 32;         // connections wri
 inline constexpr int kNetworkThreadNice = 5;                // network threads yield to the loop thread
 inline constexpr auto kHandshakeTimeout = 30s;               // the upgrade response must be written within this
 inline constexpr std::size_t kMaxSkippedFrameBytes = 1024 * 1024;  // oversize skipped to send a clean 1009; beyond, a hard drop
+// A Sprite v1 client message: 0x86 debug sprites go up to 32 KiB a tick, texts to 4 KiB.
+inline constexpr std::size_t kMaxSpriteInboundBytes = 40 * 1024;
 inline constexpr std::size_t kMaxReliableFrames = 256;       // reliable frames queued before we give up
 inline constexpr std::size_t kMaxReliableBytes = 8 * 1024 * 1024;
 inline constexpr int kMaxCatchUpSteps = 5;                   // steps simulated after a stall
@@ -48,6 +50,9 @@ inline constexpr auto kDefaultWriteStall = std::chrono::milliseconds(10s);    //
 // Real clients send at most 30 inputs + 1 ping a second (arena) or a few controls (schools):
 // 4× that sustained, with a burst for a tab waking from the background.
 inline constexpr BudgetLimits kDefaultInboundBudget{120, 240, 64 * 1024, 256 * 1024};
+// A Sprite v1 seat in fast mode answers every frame with a 0x85 (over 1,000 a second) and may send
+// 32 KiB of debug sprites a tick: its floor. A flood beyond it is closed like any other.
+inline constexpr BudgetLimits kSpriteInboundBudgetFloor{4000, 8000, 1024 * 1024, 2 * 1024 * 1024};
 inline constexpr std::size_t kMaxCloseDrainBytes = 1024 * 1024;   // read after our Close (an oversized frame's skip)
 inline constexpr std::size_t kMaxAbuseDrainBytes = 64 * 1024;     // read after closing a flood: parsing it costs CPU
 inline constexpr std::size_t kMaxControlFrames = 16;            // pings/pongs queued before the peer is cut

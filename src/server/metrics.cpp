@@ -15,26 +15,43 @@ const char* label(WireVersion v) {
     switch (v) {
         case WireVersion::Arena: return "1";
         case WireVersion::Schools: return "4";
+        case WireVersion::Sprite: return "sprite";
         case WireVersion::None: break;
     }
     return "none";
 }
 
-std::size_t slot(WireVersion v) { return v == WireVersion::Arena ? 1 : v == WireVersion::Schools ? 2 : 0; }
+std::size_t slot(WireVersion v) {
+    switch (v) {
+        case WireVersion::Arena: return 1;
+        case WireVersion::Schools: return 2;
+        case WireVersion::Sprite: return 3;
+        case WireVersion::None: break;
+    }
+    return 0;
+}
+
+constexpr std::size_t kVersions = 4;
 
 }  // namespace
 
 struct Metrics::Families {
     prometheus::Family<prometheus::Counter>* closes = nullptr;
     prometheus::Family<prometheus::Counter>* http = nullptr;
-    std::array<prometheus::Gauge*, 3> connections{};
-    std::array<prometheus::Counter*, 3> frames_in{}, bytes_in{}, frames_out{}, bytes_out{}, dropped{}, rejected{};
+    std::array<prometheus::Gauge*, kVersions> connections{};
+    std::array<prometheus::Counter*, kVersions> frames_in{}, bytes_in{}, frames_out{}, bytes_out{}, dropped{}, rejected{};
     prometheus::Histogram* tick = nullptr;
     prometheus::Histogram* arena_simulate = nullptr;
     prometheus::Counter* overruns = nullptr;
     prometheus::Counter* steps_dropped = nullptr;
     prometheus::Counter* store_errors = nullptr;
-    std::array<prometheus::Counter*, 3> budget_exceeded{};
+    std::array<prometheus::Counter*, kVersions> budget_exceeded{};
+    prometheus::Family<prometheus::Gauge>* hns_matches = nullptr;
+    prometheus::Family<prometheus::Gauge>* hns_seats = nullptr;
+    prometheus::Counter* hns_ticks = nullptr;
+    prometheus::Family<prometheus::Counter>* hns_frame_bytes = nullptr;
+    prometheus::Histogram* hns_decision_latency = nullptr;
+    prometheus::Family<prometheus::Counter>* hns_fallbacks = nullptr;
     prometheus::Family<prometheus::Counter>* refused = nullptr;
     prometheus::Family<prometheus::Counter>* peer_timeouts = nullptr;
     prometheus::Counter* accept_errors = nullptr;
@@ -51,7 +68,7 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
     auto& dropped = BuildCounter().Name("hschool_frames_dropped_total").Help("Tick frames dropped by back pressure (drop-oldest)").Register(*registry_);
     auto& rejected = BuildCounter().Name("hschool_frames_rejected_total").Help("Inbound frames rejected as malformed").Register(*registry_);
     auto& budget = BuildCounter().Name("hschool_ws_budget_exceeded_total").Help("WebSockets closed (1008) for sending over their inbound budget").Register(*registry_);
-    for (WireVersion v : {WireVersion::None, WireVersion::Arena, WireVersion::Schools}) {
+    for (WireVersion v : {WireVersion::None, WireVersion::Arena, WireVersion::Schools, WireVersion::Sprite}) {
         const Labels l{{"version", label(v)}};
         const auto i = slot(v);
         f_->connections[i] = &connections.Add(l);
@@ -80,6 +97,18 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
                               .Add({}, Histogram::BucketBoundaries{0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01});
     f_->overruns = &BuildCounter().Name("hschool_tick_overruns_total").Help("Wake-ups that took longer than one tick").Register(*registry_).Add({});
     f_->steps_dropped = &BuildCounter().Name("hschool_steps_dropped_total").Help("Steps skipped after a stall longer than the catch-up limit").Register(*registry_).Add({});
+    f_->hns_matches = &BuildGauge().Name("hschool_hns_matches").Help("Live hide-and-seek matches by phase").Register(*registry_);
+    for (const char* phase : {"lobby", "playing", "game_over"}) f_->hns_matches->Add({{"phase", phase}});
+    f_->hns_seats = &BuildGauge().Name("hschool_hns_seats").Help("Seated hide-and-seek seats by policy kind").Register(*registry_);
+    for (const char* kind : {"scripted", "external", "prompt", "manual"}) f_->hns_seats->Add({{"kind", kind}});
+    f_->hns_ticks = &BuildCounter().Name("hschool_hns_ticks_total").Help("Hide-and-seek sim ticks stepped, all matches").Register(*registry_).Add({});
+    f_->hns_frame_bytes = &BuildCounter().Name("hschool_hns_frame_bytes_total").Help("Hide-and-seek frame bytes sent, by stream").Register(*registry_);
+    for (const char* stream : {"player", "global", "reward", "replay"}) f_->hns_frame_bytes->Add({{"stream", stream}});
+    f_->hns_decision_latency = &BuildHistogram().Name("hschool_hns_decision_latency_seconds").Help("From a decision frame to the seat's counting reply (or the deadline)")
+                                    .Register(*registry_)
+                                    .Add({}, Histogram::BucketBoundaries{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16});
+    f_->hns_fallbacks = &BuildCounter().Name("hschool_hns_fallbacks_total").Help("Seat turns played by burrow instead of the seat, by cause").Register(*registry_);
+    for (const char* cause : {"timeout", "parse_error", "no_model"}) f_->hns_fallbacks->Add({{"cause", cause}});
     f_->store_errors = &BuildCounter().Name("hschool_store_errors_total").Help("Database writes that failed: clock batches, creates, deletes").Register(*registry_).Add({});
 }
 
@@ -117,6 +146,21 @@ void Metrics::connection_refused(const char* reason) { f_->refused->Add({{"reaso
 void Metrics::accept_error() { f_->accept_errors->Increment(); }
 void Metrics::peer_timeout(const char* reason) { f_->peer_timeouts->Add({{"reason", reason}}).Increment(); }
 void Metrics::commands_rejected() { f_->commands_rejected->Increment(); }
+
+void Metrics::match_phase(const char* from, const char* to) {
+    if (*from) f_->hns_matches->Add({{"phase", from}}).Decrement();
+    if (*to) f_->hns_matches->Add({{"phase", to}}).Increment();
+}
+void Metrics::seat_kind(const char* from, const char* to) {
+    if (*from) f_->hns_seats->Add({{"kind", from}}).Decrement();
+    if (*to) f_->hns_seats->Add({{"kind", to}}).Increment();
+}
+void Metrics::ticks(std::size_t count) { f_->hns_ticks->Increment(static_cast<double>(count)); }
+void Metrics::frame_bytes(const char* stream, std::size_t bytes) {
+    f_->hns_frame_bytes->Add({{"stream", stream}}).Increment(static_cast<double>(bytes));
+}
+void Metrics::decision_latency(double seconds) { f_->hns_decision_latency->Observe(seconds); }
+void Metrics::fallback(const char* cause) { f_->hns_fallbacks->Add({{"cause", cause}}).Increment(); }
 
 std::string Metrics::render() const { return prometheus::TextSerializer().Serialize(registry_->Collect()); }
 

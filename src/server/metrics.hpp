@@ -4,6 +4,8 @@
 #include <memory>
 #include <string>
 
+#include "server/hns/hns_metrics.hpp"
+
 namespace prometheus {
 class Registry;
 class Counter;
@@ -14,9 +16,10 @@ class Histogram;
 namespace hschool::server {
 
 // Protocol a connection speaks; None until its Hello arrives.
-enum class WireVersion : std::uint8_t { None = 0, Arena = 1, Schools = 4 };
+// Sprite: the hide-and-seek sockets (/player, /global, /admin, /reward, /replay), which have no Hello.
+enum class WireVersion : std::uint8_t { None = 0, Arena = 1, Schools = 4, Sprite = 0x53 };
 
-class Metrics {
+class Metrics final : public hns::HnsMetrics {
 public:
     Metrics();
     ~Metrics();
@@ -40,6 +43,15 @@ public:
     void accept_error();                             // accept() failed (EMFILE, ENFILE, ENOBUFS, …)
     void peer_timeout(const char* reason);           // silent (no pong) or write_stall
     void commands_rejected();                        // the loop's inbox was full
+
+    // hns::HnsMetrics: matches by phase, seats by policy kind, ticks, frame bytes by stream,
+    // decision latency, fallbacks.
+    void match_phase(const char* from, const char* to) override;
+    void seat_kind(const char* from, const char* to) override;
+    void ticks(std::size_t count) override;
+    void frame_bytes(const char* stream, std::size_t bytes) override;
+    void decision_latency(double seconds) override;
+    void fallback(const char* cause) override;
 
     // The Prometheus text exposition format.
     std::string render() const;

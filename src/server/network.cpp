@@ -109,6 +109,8 @@ Network::Network(const NetworkConfig& config, GameLoop& loop, Metrics& metrics, 
 
 Network::~Network() { stop(); }
 
+void Network::set_hide_and_seek(hns::HnsHub& hub) { impl_->shared.hns = &hub; }
+
 bool Network::listen() {
     beast::error_code ec;
     const auto& config = impl_->shared.config;

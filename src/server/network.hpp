@@ -17,6 +17,9 @@ namespace hschool::server {
 class FanOut;
 class GameLoop;
 class HttpRouter;
+namespace hns {
+class HnsHub;
+}
 class Metrics;
 
 struct NetworkConfig {
@@ -40,6 +43,8 @@ public:
     // Binds and listens; false (with the reason logged) when the address cannot be used.
     bool listen();
     std::uint16_t port() const;
+    // Routes /player, /global, /admin, /reward, /replay to the hub's matches; before start().
+    void set_hide_and_seek(hns::HnsHub& hub);
     // Delivers tick frames on the network threads; give it to the services before the loop starts.
     FanOut& fanout();
     void start();

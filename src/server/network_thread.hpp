@@ -30,6 +30,9 @@ class GameLoop;
 class HttpRouter;
 class Metrics;
 class WsSession;
+namespace hns {
+class HnsHub;
+}
 
 // Sessions of one network thread whose outbox has something to send. A tick marks thousands of
 // sessions ready; they cost one post per thread, not one per connection, and are written in one pass.
@@ -100,6 +103,7 @@ struct NetworkShared {
     GameLoop& loop;
     Metrics& metrics;
     const HttpRouter& router;
+    hns::HnsHub* hns = nullptr;  // hide-and-seek endpoints; null: those paths are unknown
     SessionRegistry sessions;
     ConnectionLimiter limiter;
     std::atomic<ConnectionId> next_connection{1};

@@ -1,6 +1,7 @@
 #include "server/options.hpp"
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <iostream>
 
 #include "server/limits.hpp"
@@ -49,6 +50,10 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
     app.add_option("--obstacles", o.arena.obstacle_count, "Number of static obstacles in the arena");
     app.add_option("--seed", o.arena.seed, "Seed for the arena's obstacle layout");
     app.add_option("--record", o.record_path, "Record the arena to this replay file (see hschool-replay)");
+    app.add_option("--hns-default-variant", o.hns_default_variant, "Variant of the hide-and-seek match that starts with the server")
+        ->check(CLI::IsMember(hns::variant_names()));
+    app.add_option("--hns-max-matches", o.hns_max_matches, "Hide-and-seek matches that may run at once (more: 409)")
+        ->check(CLI::Range(1, 4096));
     try {
         app.parse(argc, argv);
         o.web_root_given = web_root->count() > 0;
@@ -56,12 +61,23 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
         return app.exit(e);
     }
     o.arena.tick_rate = static_cast<std::uint8_t>(o.tick_rate);
-    o.network.address = o.address;
-    o.network.port = o.port;
     o.network.io_threads = o.io_threads;
     o.network.ping_interval = std::chrono::milliseconds(ping_ms);
     o.network.peer_timeout = std::chrono::milliseconds(peer_ms);
     o.network.write_stall = std::chrono::milliseconds(stall_ms);
+    // Drop-in mode for league runners (spec §2.9): COGAME_CONFIG_URI and its friends, file:// only.
+    auto dropin = hns::read_dropin_env([](const char* name) { return std::getenv(name); });
+    if (!dropin) {
+        std::cerr << "hschool-server: " << dropin.error << "\n";
+        return 2;
+    }
+    o.dropin = *dropin;
+    if (o.dropin.active) {
+        o.address = o.dropin.host;
+        o.port = o.dropin.port;
+    }
+    o.network.address = o.address;
+    o.network.port = o.port;
     if (const auto why = sim::arena::validate(o.arena)) {
         std::cerr << "hschool-server: invalid arena settings: " << *why << "\n";
         return 2;

@@ -6,6 +6,8 @@
 #include <string>
 #include <variant>
 
+#include "server/hns/dropin_env.hpp"
+#include "server/hns/hub.hpp"
 #include "server/network.hpp"
 #include "sim/arena/arena_settings.hpp"
 
@@ -24,6 +26,11 @@ struct ServerOptions {
     int io_threads = kDefaultIoThreads;
     sim::arena::ArenaSettings arena;
     std::optional<std::filesystem::path> record_path;
+    // Hide-and-seek (docs/hide-and-seek.md): the default match's variant, the cap on live matches,
+    // and the league runners' drop-in mode, read from COGAME_* variables rather than flags.
+    std::string hns_default_variant = "default";
+    std::size_t hns_max_matches = hns::kDefaultMaxMatches;
+    hns::DropInEnv dropin;
 };
 
 // The options, or the exit code to leave with (0 after --help, 2 after a bad option).

@@ -22,6 +22,13 @@ void Outbox::push_welcome(Frame welcome) {
     wake_if_idle(lock);
 }
 
+void Outbox::open() {
+    std::unique_lock lock(mutex_);
+    if (welcomed_ || close_) return;
+    welcomed_ = true;
+    if (!reliable_.empty()) wake_if_idle(lock);
+}
+
 bool Outbox::push_reliable(Frame frame) {
     std::unique_lock lock(mutex_);
     if (close_) return false;

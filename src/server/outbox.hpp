@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 
 #include "protocol/bytes.hpp"
 #include "protocol/errors.hpp"
@@ -39,7 +40,7 @@ inline Frame make_frame(protocol::ByteView message, ws::Opcode opcode = ws::Opco
 
 struct CloseRequest {
     protocol::CloseCode code;
-    const char* reason;
+    std::string reason;  // owned: hide-and-seek closes carry texts built at run time
 };
 
 class Outbox {
@@ -49,6 +50,8 @@ public:
 
     // Welcome opens the outbox: reliable frames pushed earlier wait behind it.
     void push_welcome(Frame welcome);
+    // Opens the outbox without a Welcome (protocols with none: Sprite v1 sockets).
+    void open();
     // False when the reliable bound is exceeded; the outbox then asks the session to close.
     bool push_reliable(Frame frame);
     // WebSocket Ping/Pong frames: not application messages, so they go out even before Welcome.

@@ -7,6 +7,9 @@
 #include "content/library.hpp"
 #include "server/arena_service.hpp"
 #include "server/game_loop.hpp"
+#include "server/hns/hub.hpp"
+#include "server/hns_dropin.hpp"
+#include "server/hns_routes.hpp"
 #include "server/http_router.hpp"
 #include "server/metrics.hpp"
 #include "server/network.hpp"
@@ -17,6 +20,7 @@
 #include "server/static_files.hpp"
 #include "server/store_health.hpp"
 #include "server/world.hpp"
+#include "store/hns_archive.hpp"
 #include "store/school_store.hpp"
 #include "store/store_worker.hpp"
 
@@ -72,13 +76,45 @@ int run_server(const ServerOptions& options) {
     GameLoop loop(options.tick_rate, world, metrics);
     store::StoreWorker store_worker;  // creates and deletes, off the network threads
 
+    // Hide-and-seek: finished matches beside the schools' database; drop-in mode runs one match only.
+    hns::HubOptions hub_options;
+    hub_options.max_matches = options.hns_max_matches;
+    hub_options.default_variant = options.hns_default_variant;
+    std::unique_ptr<store::HnsArchive> archive;
+    if (options.dropin.active) {
+        std::string error;
+        hub_options.default_config = dropin_config(options.dropin, error);
+        if (!hub_options.default_config) {
+            spdlog::error("event=startup_failed reason=\"{}\"", error);
+            return 1;
+        }
+        hub_options.renew_default = false;
+        hub_options.max_matches = 1;
+    } else {
+        const auto folder = options.data_path.parent_path() / "hns-replays";
+        auto opened = store::HnsArchive::open(options.data_path, folder);
+        if (!opened) {
+            spdlog::error("event=startup_failed reason=\"cannot open the match archive: {}\"", opened.error().message);
+            return 1;
+        }
+        archive = std::move(*opened);
+    }
+    hns::HnsHub hub(hub_options, archive.get(), metrics);
+    if (options.dropin.active) arm_dropin(hub, options.dropin);
+
     HttpRouter router;
     add_ops_routes(router, health, metrics, {&store_health, web_root.has_value()});
     add_schools_routes(router, loop, library, **store, store_worker, store_health);
+    add_hns_routes(router, hub);
     router.set_fallback(static_files(web_root));
 
     Network network(options.network, loop, metrics, router);
     if (!network.listen()) return 1;
+    network.set_hide_and_seek(hub);
+    if (std::string error; !hub.start(error)) {
+        spdlog::error("event=startup_failed reason=\"hide-and-seek: {}\"", error);
+        return 1;
+    }
     arena.set_fanout(network.fanout());
     schools.set_fanout(network.fanout());
     loop.start();
@@ -92,6 +128,7 @@ int run_server(const ServerOptions& options) {
     health = Health::Draining;
     spdlog::info("event=shutdown_started");
     network.close_all_connections();
+    hub.stop();  // matches end (their sockets are already closing); nothing is archived mid-match
     // Before the loop stops, so the tasks its last job posts still run and answer; queued jobs get 503.
     store_worker.stop();
     loop.stop();

@@ -85,6 +85,7 @@ Action on_message(const Context& context, protocol::ByteView message, bool text)
         case WireVersion::None: return on_hello(context, message);
         case WireVersion::Arena: return on_arena(context, message);
         case WireVersion::Schools: return on_schools(context, message);
+        case WireVersion::Sprite: break;  // Sprite v1 sockets hand their messages to their match
     }
     return Reject{CloseCode::InternalError, "unknown session state", false};
 }

@@ -14,6 +14,7 @@
 #include <span>
 
 #include "protocol/v1.hpp"
+#include "server/hns/peer.hpp"
 #include "server/game_loop.hpp"
 #include "server/limits.hpp"
 #include "server/metrics.hpp"
@@ -42,6 +43,28 @@ const Frame& ping_frame() {
     return frame;
 }
 
+BudgetLimits sprite_budget(const BudgetLimits& configured) {
+    const auto& floor = kSpriteInboundBudgetFloor;
+    return {std::max(configured.messages_per_second, floor.messages_per_second), std::max(configured.message_burst, floor.message_burst),
+            std::max(configured.bytes_per_second, floor.bytes_per_second), std::max(configured.byte_burst, floor.byte_burst)};
+}
+
+// A hide-and-seek match's view of a socket: it sends through the outbox (thread-safe), never the session.
+class OutboxPeer final : public hns::Peer {
+public:
+    explicit OutboxPeer(std::weak_ptr<Outbox> outbox) : outbox_(std::move(outbox)) {}
+    bool send(protocol::ByteView message, bool text) override {
+        auto outbox = outbox_.lock();
+        return outbox && outbox->push_reliable(make_frame(message, text ? ws::Opcode::Text : ws::Opcode::Binary));
+    }
+    void close(std::uint16_t code, const char* reason) override {
+        if (auto outbox = outbox_.lock()) outbox->request_close({static_cast<CloseCode>(code), reason});
+    }
+
+private:
+    std::weak_ptr<Outbox> outbox_;
+};
+
 }  // namespace
 
 // A WebSocket connection after Beast has answered the upgrade: frames are read and written here
@@ -52,12 +75,13 @@ public:
     enum class State : std::uint8_t {
         Upgrading,      // Beast is answering the upgrade
         AwaitingHello,  // registered; the first message must be Hello within kHelloDeadline
-        Open,           // Hello accepted: messages go to the arena or the schools
+        Open,           // Hello accepted (or a Sprite v1 socket, which has none): messages go to their world
         Closing,        // a Close is on its way: nothing more is acted on, reads drain
         Finished,       // the loop was told, the registry, gauge and cap slot are released
     };
 
-    WsSession(tcp::socket&& socket, NetworkShared& shared, NetworkThread& thread, ConnectionLimiter::Slot slot)
+    WsSession(tcp::socket&& socket, NetworkShared& shared, NetworkThread& thread, ConnectionLimiter::Slot slot,
+              std::shared_ptr<hns::PeerSink> sink)
         : socket_(std::move(socket)),
           liveness_timer_(socket_.get_executor()),
           close_timer_(socket_.get_executor()),
@@ -67,7 +91,8 @@ public:
           id_(shared.next_connection.fetch_add(1)),
           reader_(protocol::v1::kMaxInboundFrameBytes),  // the larger limit until Hello says which
           budget_(shared.config.inbound_budget, SteadyClock::now()),
-          slot_(std::move(slot)) {}
+          slot_(std::move(slot)),
+          sink_(std::move(sink)) {}
 
     void run(http::request<http::string_body> request) {
         auto handshake = std::make_shared<websocket::stream<tcp::socket>>(std::move(socket_));
@@ -108,8 +133,10 @@ public:
         close_timer_.cancel();
         stall_timer_.cancel();
         batch_.clear();
+        if (sink_) sink_->on_closed();  // the match forgets the socket (also when the upgrade failed)
+        sink_.reset();
         if (was != State::Upgrading) {
-            if (version_ != WireVersion::None) shared_.loop.post(cmd::Disconnect{id_});
+            if (version_ == WireVersion::Arena || version_ == WireVersion::Schools) shared_.loop.post(cmd::Disconnect{id_});
             outbox_->request_close({CloseCode::Normal, "finished"});  // the loop's pushes become no-ops
             shared_.sessions.remove(id_);
             thread_.sessions.erase(id_);
@@ -142,12 +169,23 @@ private:
             std::shared_ptr<void> session = weak.lock();
             if (session && !WakeBatch::defer(target, session)) writer->mark_ready(std::static_pointer_cast<WsSession>(std::move(session)));
         });
-        state_ = State::AwaitingHello;
         shared_.sessions.add(id_, outbox_);
         thread_.sessions.emplace(id_, weak_from_this());
-        shared_.metrics.connection_opened(WireVersion::None);
         last_received_ = SteadyClock::now();
-        arm_liveness(kHelloDeadline);
+        if (sink_) {  // Sprite v1: no Hello; the match sends from now on
+            state_ = State::Open;
+            version_ = WireVersion::Sprite;
+            reader_.set_max_message_bytes(kMaxSpriteInboundBytes);
+            budget_ = InboundBudget(sprite_budget(shared_.config.inbound_budget), last_received_);
+            shared_.metrics.connection_opened(version_);
+            outbox_->open();
+            arm_liveness(shared_.config.ping_interval);
+            sink_->attach(std::make_shared<OutboxPeer>(outbox_));
+        } else {
+            state_ = State::AwaitingHello;
+            shared_.metrics.connection_opened(WireVersion::None);
+            arm_liveness(kHelloDeadline);
+        }
         // Beast may have seen bytes arrive during the handshake: read once now, then wait.
         on_readable({});
     }
@@ -237,6 +275,7 @@ private:
                 ++frames_in_;
                 bytes_in_ += event.payload.size();
                 if (!within_budget()) return;
+                if (sink_) return sink_->on_message(event.payload, event.text);
                 return act(dispatch::on_message({version_, {id_, outbox_, thread_.index}, shared_.loop.tick()}, event.payload, event.text));
             case Kind::Ping:
                 if (!within_budget()) return;
@@ -473,6 +512,7 @@ private:
     ws::FrameReader reader_;
     InboundBudget budget_;
     ConnectionLimiter::Slot slot_;
+    std::shared_ptr<hns::PeerSink> sink_;  // a hide-and-seek socket's match (or replay viewer)
     std::array<std::uint8_t, kReadBufferBytes> read_buffer_{};
     SteadyClock::time_point last_received_{};
     SteadyClock::time_point last_write_progress_{};
@@ -542,8 +582,8 @@ void WriteScheduler::drain() {
 }
 
 void start_ws_session(tcp::socket&& socket, http::request<http::string_body> request, NetworkShared& shared,
-                      NetworkThread& thread, ConnectionLimiter::Slot slot) {
-    std::make_shared<WsSession>(std::move(socket), shared, thread, std::move(slot))->run(std::move(request));
+                      NetworkThread& thread, ConnectionLimiter::Slot slot, std::shared_ptr<hns::PeerSink> sink) {
+    std::make_shared<WsSession>(std::move(socket), shared, thread, std::move(slot), std::move(sink))->run(std::move(request));
 }
 
 void finish_ws_sessions(NetworkThread& thread, const char* why) {

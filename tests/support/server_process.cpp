@@ -37,6 +37,7 @@ ServerProcess::ServerProcess(std::vector<std::string> extra_args, const Launch& 
             const rlimit limit{*launch.max_open_files, *launch.max_open_files};
             if (setrlimit(RLIMIT_NOFILE, &limit) != 0) _exit(126);
         }
+        for (const auto& [name, value] : launch.env) setenv(name.c_str(), value.c_str(), 1);
         execv(argv[0], argv.data());
         _exit(127);
     }
@@ -83,6 +84,14 @@ std::optional<int> ServerProcess::stop(int signal, std::chrono::milliseconds tim
     waitpid(pid_, nullptr, 0);
     pid_ = -1;
     return std::nullopt;
+}
+
+std::optional<int> ServerProcess::exited() {
+    if (pid_ <= 0) return std::nullopt;
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) != pid_) return std::nullopt;
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 std::string ServerProcess::output() const {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace hschool::test {
@@ -19,6 +20,7 @@ public:
     // How the child is started, beyond its arguments.
     struct Launch {
         std::optional<rlim_t> max_open_files;  // RLIMIT_NOFILE set in the child before exec, like `ulimit -n`
+        std::vector<std::pair<std::string, std::string>> env;  // set in the child's environment before exec
     };
 
     // Starts the server with --port 0 and the given extra arguments; waits for its listening line.
@@ -35,6 +37,8 @@ public:
     std::optional<int> start_exit_status() const { return start_exit_status_; }
     // Sends a signal and waits for the exit; the exit status, or nothing if it did not exit in time.
     std::optional<int> stop(int signal, std::chrono::milliseconds timeout = std::chrono::seconds(10));
+    // The exit status once the server has exited by itself, else nothing (it keeps running).
+    std::optional<int> exited();
     std::string output() const;  // everything the server printed so far
 
     static std::filesystem::path binary();

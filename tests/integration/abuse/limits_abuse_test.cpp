@@ -110,7 +110,7 @@ inline constexpr int kStormClientsChecked = 5;    // accepted storm connections 
 
 TEST(LimitsAbuse, AConnectionStormUnderALowDescriptorLimitKeepsServingTheAcceptedAndBacksOffQuietly) {
     TempDir dir;
-    ServerProcess server(server_args(dir), ServerProcess::Launch{kFileLimit});
+    ServerProcess server(server_args(dir), ServerProcess::Launch{kFileLimit, {}});
     ASSERT_TRUE(server.started()) << "exit status " << server.start_exit_status().value_or(-1) << "\n" << server.output();
 
     // Before the storm: an arena player and a keep-alive HTTP connection.

@@ -1,0 +1,34 @@
+#pragma once
+// What matches report for /metrics. An interface, so the Boost-free matches need not know
+// prometheus-cpp: the server's Metrics implements it; tests pass a null-object.
+#include <cstddef>
+
+namespace hschool::server::hns {
+
+class HnsMetrics {
+public:
+    virtual ~HnsMetrics() = default;
+    // A match entered phase `to` and left `from` ("" for none: created, or gone).
+    virtual void match_phase(const char* from, const char* to) = 0;
+    // A seat's policy kind changed ("" for none: seated, or gone).
+    virtual void seat_kind(const char* from, const char* to) = 0;
+    virtual void ticks(std::size_t count) = 0;
+    // Bytes of one stream kind sent in a frame: "player", "global", "reward", "replay".
+    virtual void frame_bytes(const char* stream, std::size_t bytes) = 0;
+    virtual void decision_latency(double seconds) = 0;
+    // A seat played burrow instead of its own order: "timeout", "parse_error", "no_model".
+    virtual void fallback(const char* cause) = 0;
+};
+
+// For tests and tools that run matches without a /metrics page.
+class NoHnsMetrics final : public HnsMetrics {
+public:
+    void match_phase(const char*, const char*) override {}
+    void seat_kind(const char*, const char*) override {}
+    void ticks(std::size_t) override {}
+    void frame_bytes(const char*, std::size_t) override {}
+    void decision_latency(double) override {}
+    void fallback(const char*) override {}
+};
+
+}  // namespace hschool::server::hns

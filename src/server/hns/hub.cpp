@@ -1,0 +1,387 @@
+#include "server/hns/hub.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <random>
+#include <set>
+
+#include "server/hns/replay_viewer.hpp"
+#include "sim/hns/room_files.hpp"
+#include "store/hns_archive.hpp"
+
+namespace hschool::server::hns {
+
+namespace json = boost::json;
+namespace sh = sim::hns;
+
+namespace {
+
+std::int64_t unix_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+MatchView view_of_archived(const store::ArchivedMatch& m) {
+    MatchView v;
+    if (!match_view_from_json(m.summary_json, v)) {
+        v = MatchView{};
+        v.id = m.id;
+        v.variant = m.variant;
+    }
+    v.phase = "finished";
+    v.finished_at_ms = m.finished_at_ms;
+    v.end_reason = m.end_reason;
+    v.results_json = m.results_json;
+    v.tick = m.final_tick;
+    return v;
+}
+
+ControlDecision plain_decision(int status, std::string body) {
+    ControlDecision decision;
+    decision.status = status;
+    decision.body = std::move(body);
+    return decision;
+}
+
+// The match a socket or control means: ?match=ID, else the default match.
+std::string match_of(const QueryParams& query, const std::string& default_id) {
+    return query.has("match") ? query.get("match") : default_id;
+}
+
+}  // namespace
+
+const std::vector<std::string>& variant_names() {
+    static const std::vector<std::string> names{"default", "warren", "long-hall", "certification"};
+    return names;
+}
+
+std::variant<CreateRequest, HubError> parse_create_request(std::string_view body) {
+    CreateRequest request;
+    if (body.empty()) return request;
+    json::error_code ec;
+    const json::value parsed = json::parse(body, ec);
+    if (ec || !parsed.is_object()) return HubError{400, "invalid-json", "the body must be a JSON object"};
+    for (const auto& [key, value] : parsed.as_object()) {
+        if (key == "variant") {
+            if (!value.is_string()) return HubError{400, "invalid-field", "variant: must be a string"};
+            request.variant = std::string(value.as_string());
+        } else if (key == "bots") {
+            if (!value.is_int64() || value.as_int64() < 0 || value.as_int64() > kMaxBots)
+                return HubError{400, "invalid-field", "bots: must be an integer from 0 to 6"};
+            request.bots = static_cast<int>(value.as_int64());
+        } else if (key == "config") {
+            if (!value.is_object()) return HubError{400, "invalid-field", "config: must be a JSON object"};
+            request.config_json = json::serialize(value);
+        } else {
+            return HubError{400, "unknown-field", std::string(key) + ": unknown key (variant, bots, config)"};
+        }
+    }
+    return request;
+}
+
+std::variant<sh::GameConfig, HubError> build_config(const CreateRequest& request) {
+    sh::GameConfig config;
+    if (request.variant != "default") {
+        auto variant = sh::variant_config(request.variant);
+        if (!variant) return HubError{400, "invalid-field", "variant: unknown " + request.variant + " (default, warren, long-hall, certification)"};
+        config = *variant;
+    }
+    if (!request.config_json.empty()) {
+        auto applied = sh::apply_config_json(config, request.config_json);
+        if (!applied) return HubError{400, "invalid-config", "config." + applied.error};
+        config = *applied;
+    }
+    if (const std::string invalid = sh::validate_config(config); !invalid.empty())
+        return HubError{400, "invalid-config", "config." + invalid};
+    if (config.seed == sh::kUnpinnedSeed) {  // §2.9: an unpinned seed is drawn before the room is chosen
+        std::random_device device;
+        config.seed = static_cast<std::int64_t>(device() & 0x7FFFFFFF);
+    }
+    auto resolved = sh::resolve_room_spec(config);
+    if (!resolved) return HubError{400, "invalid-config", "config.roomPool: " + resolved.error};
+    return *resolved;
+}
+
+HnsHub::HnsHub(HubOptions options, store::HnsArchive* archive, HnsMetrics& metrics)
+    : options_(std::move(options)), archive_(archive), metrics_(metrics) {}
+
+HnsHub::~HnsHub() { stop(); }
+
+bool HnsHub::start(std::string& error) {
+    if (archive_) {
+        auto max_id = archive_->max_numeric_id();
+        if (!max_id) {
+            error = "archive: " + max_id.error().message;
+            return false;
+        }
+        next_id_ = *max_id + 1;
+    }
+    if (options_.default_match) {
+        sh::GameConfig config;
+        if (options_.default_config) {
+            config = *options_.default_config;
+        } else {
+            auto built = build_config(CreateRequest{options_.default_variant, "", 0});
+            if (auto* e = std::get_if<HubError>(&built)) {
+                error = e->detail;
+                return false;
+            }
+            config = std::get<sh::GameConfig>(built);
+        }
+        if (!launch(options_.default_config ? "custom" : options_.default_variant, std::move(config), 0, true, error)) return false;
+    }
+    supervisor_ = std::thread([this] { supervise(); });
+    return true;
+}
+
+void HnsHub::stop() {
+    std::map<std::string, std::shared_ptr<LiveMatch>> matches;
+    {
+        std::lock_guard lock(mutex_);
+        if (stopping_ && matches_.empty() && !supervisor_.joinable()) return;
+        stopping_ = true;
+        matches.swap(matches_);
+    }
+    wake_.notify_all();
+    if (supervisor_.joinable()) supervisor_.join();
+    for (auto& [id, match] : matches) match->stop();
+    wait_for_replay_viewers(*replay_viewers_);
+}
+
+std::shared_ptr<LiveMatch> HnsHub::launch(const std::string& variant, sh::GameConfig config, int bots, bool is_default,
+                                          std::string& error) {
+    MatchSetup setup;
+    {
+        std::lock_guard lock(mutex_);
+        setup.id = "m" + std::to_string(next_id_++);
+    }
+    setup.variant = variant;
+    setup.is_default = is_default;
+    setup.config = std::move(config);
+    setup.bots = bots;
+    setup.start_ms = static_cast<std::uint64_t>(unix_ms());
+    auto match = std::make_shared<LiveMatch>(std::move(setup), *this, metrics_);
+    if (!match->prepare(error)) return nullptr;
+    {
+        std::lock_guard lock(mutex_);
+        if (stopping_) {
+            error = "the server is stopping";
+            return nullptr;
+        }
+        matches_[match->id()] = match;
+        if (is_default) default_id_ = match->id();
+    }
+    match->start();
+    spdlog::info("event=hns_match_started id={} variant={} default={} bots={}", match->id(), variant, is_default, bots);
+    return match;
+}
+
+std::shared_ptr<LiveMatch> HnsHub::find(const std::string& id) const {
+    std::lock_guard lock(mutex_);
+    auto it = matches_.find(id);
+    return it == matches_.end() ? nullptr : it->second;
+}
+
+std::size_t HnsHub::running() const {
+    std::lock_guard lock(mutex_);
+    std::size_t n = 0;
+    for (const auto& [id, match] : matches_)
+        if (!match->ended()) ++n;
+    return n;
+}
+
+std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit(std::string_view path, std::string_view query_text) {
+    auto query = parse_query(query_text);
+    if (!query) return Rejection{400, "bad query: " + query.error + "\n"};
+    std::string default_id;
+    {
+        std::lock_guard lock(mutex_);
+        default_id = default_id_;
+    }
+    const std::string id = match_of(*query, default_id);
+    if (path == "/replay") {
+        if (auto refused = admit_viewer(*query); auto* r = std::get_if<Rejection>(&refused)) return *r;
+        if (!query->has("match")) return Rejection{400, "missing match\n"};
+        if (!archive_) return Rejection{404, "replay is not available\n"};
+        auto bytes = archive_->replay(id);
+        if (!bytes) return Rejection{503, "replay could not be read\n"};
+        if (!*bytes) return Rejection{404, "no finished match " + id + "\n"};
+        if (replay_viewers_->load() >= static_cast<int>(kMaxReplayViewers)) return Rejection{503, "too many replay viewers\n"};
+        return open_replay_viewer(std::move(**bytes), metrics_, replay_viewers_);
+    }
+    auto match = find(id);
+    if (!match || match->ended()) return Rejection{404, id.empty() ? "no match is running\n" : "no running match " + id + "\n"};
+    if (path == "/player") return match->admit(Endpoint::Player, *query);
+    if (path == "/reward") return match->admit(Endpoint::Reward, *query);
+    return match->admit(Endpoint::Global, *query);  // /global and /admin
+}
+
+ControlDecision HnsHub::control(ControlRoute route, std::string_view method, std::string_view query_text) {
+    auto query = parse_query(query_text);
+    if (!query) return plain_decision(400, "bad query: " + query.error + "\n");
+    std::string default_id;
+    {
+        std::lock_guard lock(mutex_);
+        default_id = default_id_;
+    }
+    auto match = find(match_of(*query, default_id));
+    if (!match || match->ended()) {
+        ControlDecision decision = decide_control(route, method, *query, ControlState{});
+        if (decision.queue_restart || !decision.kick_identity.empty()) return plain_decision(404, "no running match\n");
+        return decision;  // OPTIONS, a missing identity, other methods: the same answers as a live match
+    }
+    return match->control(route, method, *query);
+}
+
+std::variant<MatchView, HubError> HnsHub::create(const CreateRequest& request) {
+    auto built = build_config(request);
+    if (auto* e = std::get_if<HubError>(&built)) return *e;
+    if (running() >= options_.max_matches)
+        return HubError{409, "too-many-matches", "at most " + std::to_string(options_.max_matches) + " matches run at once"};
+    std::string error;
+    auto match = launch(request.config_json.empty() ? request.variant : "custom", std::move(std::get<sh::GameConfig>(built)),
+                        request.bots, false, error);
+    if (!match) return HubError{400, "invalid-config", error};
+    return match->view();
+}
+
+std::vector<MatchView> HnsHub::list() {
+    std::vector<MatchView> out;
+    std::set<std::string> seen;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& [id, match] : matches_) {
+            if (match->ended()) continue;  // archived: listed below
+            out.push_back(match->view());
+            seen.insert(id);
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const MatchView& a, const MatchView& b) {
+        if (a.is_default != b.is_default) return a.is_default;
+        return a.id < b.id;
+    });
+    if (archive_) {
+        auto archived = archive_->list(kMaxListedArchived);
+        if (archived) {
+            for (const auto& m : *archived)
+                if (!seen.count(m.id)) out.push_back(view_of_archived(m));
+        }
+    }
+    return out;
+}
+
+std::optional<MatchView> HnsHub::get(const std::string& id) {
+    if (auto match = find(id); match && !match->ended()) return match->view();
+    if (!archive_) return std::nullopt;
+    auto archived = archive_->get(id);
+    if (!archived || !*archived) return std::nullopt;
+    return view_of_archived(**archived);
+}
+
+std::variant<std::string, HubError> HnsHub::replay(const std::string& id) {
+    if (auto match = find(id); match && !match->ended())
+        return HubError{409, "match-running", "match " + id + " is still running; its replay is saved when it ends"};
+    if (!archive_) return HubError{404, "not-found", "no finished match " + id};
+    auto bytes = archive_->replay(id);
+    if (!bytes) return HubError{503, "store-unavailable", bytes.error().message};
+    if (!*bytes) return HubError{404, "not-found", "no finished match " + id};
+    return std::move(**bytes);
+}
+
+std::optional<HubError> HnsHub::remove(const std::string& id) {
+    std::shared_ptr<LiveMatch> match;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = matches_.find(id);
+        if (it != matches_.end() && !it->second->ended()) {
+            match = it->second;
+            matches_.erase(it);
+        }
+    }
+    if (match) {
+        match->stop();  // sockets get 1001; nothing is archived
+        spdlog::info("event=hns_match_deleted id={}", id);
+        if (match->is_default() && options_.renew_default) {
+            std::lock_guard lock(mutex_);
+            finished_.push_back(id);  // the supervisor starts the next default match
+            wake_.notify_all();
+        }
+        return std::nullopt;
+    }
+    if (!archive_) return HubError{404, "not-found", "no match " + id};
+    auto removed = archive_->remove(id);
+    if (!removed) return HubError{503, "store-unavailable", removed.error().message};
+    if (!*removed) return HubError{404, "not-found", "no match " + id};
+    return std::nullopt;
+}
+
+void HnsHub::on_match_finished(const std::string& id, FinishedMatch finished) {
+    if (archive_) {
+        store::ArchivedMatch row;
+        row.id = id;
+        row.variant = finished.view.variant;
+        row.finished_at_ms = finished.view.finished_at_ms;
+        row.final_tick = finished.view.tick;
+        row.end_reason = finished.view.end_reason;
+        row.results_json = finished.results;
+        row.summary_json = match_view_json(finished.view, false);
+        if (auto saved = archive_->save(row, finished.replay); !saved)
+            spdlog::error("event=hns_archive_failed id={} error=\"{}\"", id, saved.error().message);
+    }
+    spdlog::info("event=hns_match_finished id={} tick={} reason={}", id, finished.view.tick, finished.view.end_reason);
+    if (finished_hook_) finished_hook_(id, finished);
+    {
+        std::lock_guard lock(mutex_);
+        finished_.push_back(id);
+    }
+    wake_.notify_all();
+}
+
+void HnsHub::on_player_failure(const std::string& id, int slot, const std::string& message) {
+    spdlog::info("event=hns_lobby_timeout id={} missing_slot={}", id, slot);
+    if (failure_hook_) failure_hook_(slot, message);
+}
+
+void HnsHub::supervise() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        wake_.wait(lock, [&] { return stopping_ || !finished_.empty(); });
+        if (stopping_) return;
+        std::vector<std::string> ids;
+        ids.swap(finished_);
+        bool renew = false;
+        std::vector<std::shared_ptr<LiveMatch>> reaped;
+        for (const auto& id : ids) {
+            if (id == default_id_) {
+                renew = options_.renew_default;
+                default_id_.clear();
+            }
+            auto it = matches_.find(id);
+            if (it == matches_.end()) continue;
+            reaped.push_back(it->second);
+            matches_.erase(it);
+        }
+        lock.unlock();
+        for (auto& match : reaped) match->stop();  // joins a thread that has already left its loop
+        reaped.clear();
+        if (archive_) {  // keep the archive bounded
+            if (auto all = archive_->list(kMaxArchivedMatches + 16); all && all->size() > kMaxArchivedMatches) {
+                for (std::size_t i = kMaxArchivedMatches; i < all->size(); ++i) (void)archive_->remove((*all)[i].id);
+            }
+        }
+        if (renew) {
+            std::string error;
+            auto built = build_config(CreateRequest{options_.default_variant, "", 0});
+            if (auto* config = std::get_if<sh::GameConfig>(&built)) {
+                if (!launch(options_.default_variant, std::move(*config), 0, true, error))
+                    spdlog::error("event=hns_default_match_failed error=\"{}\"", error);
+            }
+        }
+        lock.lock();
+    }
+}
+
+}  // namespace hschool::server::hns

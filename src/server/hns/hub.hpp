@@ -1,0 +1,114 @@
+#pragma once
+// Every hide-and-seek match of the process: the default match that starts with the server (and is
+// followed by a new one when it finishes), matches made through the REST, the cap on how many run
+// at once, the archive of finished ones, and which match a socket or a control request means.
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <variant>
+#include <vector>
+
+#include "server/hns/live_match.hpp"
+
+namespace hschool::store {
+class HnsArchive;
+}
+
+namespace hschool::server::hns {
+
+inline constexpr std::size_t kDefaultMaxMatches = 128;  // concurrent live matches (--hns-max-matches)
+inline constexpr std::size_t kMaxListedArchived = 50;   // finished matches listed by GET /api/hns/matches
+inline constexpr std::size_t kMaxArchivedMatches = 500; // older finished matches are deleted
+inline constexpr std::size_t kMaxReplayViewers = 64;    // /replay sockets re-stepping at once
+inline constexpr int kMaxBots = 6;
+
+struct HubOptions {
+    std::size_t max_matches = kDefaultMaxMatches;
+    bool default_match = true;
+    std::string default_variant = "default";
+    std::optional<sim::hns::GameConfig> default_config;  // drop-in mode: this config instead of the variant
+    bool renew_default = true;                           // drop-in mode runs exactly one match
+};
+
+// An HTTP-style error for the REST: status, problem code, detail naming the key.
+struct HubError {
+    unsigned status = 400;
+    std::string code;
+    std::string detail;
+};
+
+struct CreateRequest {
+    std::string variant = "default";
+    std::string config_json;  // "" or a JSON object of config keys over the variant
+    int bots = 0;
+};
+// Parses a POST body; the error names the key at fault.
+std::variant<CreateRequest, HubError> parse_create_request(std::string_view body);
+
+// The variants a match can be made from, in the order the client lists them.
+const std::vector<std::string>& variant_names();
+// A variant's config with the config keys applied and its room resolved; the error names the key.
+std::variant<sim::hns::GameConfig, HubError> build_config(const CreateRequest& request);
+
+class HnsHub final : public MatchListener {
+public:
+    using FinishedHook = std::function<void(const std::string& id, const FinishedMatch& finished)>;
+
+    HnsHub(HubOptions options, store::HnsArchive* archive, HnsMetrics& metrics);
+    ~HnsHub() override;
+
+    // Starts the default match (when configured) and the supervisor that reaps finished matches.
+    bool start(std::string& error);
+    // Stops every match (sockets get 1001) and the supervisor.
+    void stop();
+    // Called (on the finishing match's thread) after a match is archived; drop-in mode exits on it.
+    void on_finished(FinishedHook hook) { finished_hook_ = std::move(hook); }
+
+    // Before a WebSocket upgrade on /player, /global, /admin, /reward or /replay.
+    std::variant<Rejection, std::shared_ptr<PeerSink>> admit(std::string_view path, std::string_view query);
+    ControlDecision control(ControlRoute route, std::string_view method, std::string_view query);
+
+    std::variant<MatchView, HubError> create(const CreateRequest& request);
+    std::vector<MatchView> list();
+    std::optional<MatchView> get(const std::string& id);
+    std::variant<std::string, HubError> replay(const std::string& id);
+    std::optional<HubError> remove(const std::string& id);
+    std::size_t running() const;
+
+    // MatchListener
+    void on_match_finished(const std::string& id, FinishedMatch finished) override;
+    void on_player_failure(const std::string& id, int slot, const std::string& message) override;
+    void on_player_failure_hook(std::function<void(int, const std::string&)> hook) { failure_hook_ = std::move(hook); }
+
+private:
+    std::shared_ptr<LiveMatch> find(const std::string& id) const;
+    std::shared_ptr<LiveMatch> launch(const std::string& variant, sim::hns::GameConfig config, int bots, bool is_default,
+                                      std::string& error);
+    void supervise();
+
+    HubOptions options_;
+    store::HnsArchive* archive_;
+    HnsMetrics& metrics_;
+    FinishedHook finished_hook_;
+    std::function<void(int, const std::string&)> failure_hook_;
+
+    mutable std::mutex mutex_;
+    std::condition_variable wake_;
+    std::map<std::string, std::shared_ptr<LiveMatch>> matches_;
+    std::vector<std::string> finished_;  // ids to reap
+    std::string default_id_;
+    std::int64_t next_id_ = 1;
+    bool stopping_ = false;
+    std::thread supervisor_;
+    std::shared_ptr<std::atomic<int>> replay_viewers_ = std::make_shared<std::atomic<int>>(0);
+};
+
+}  // namespace hschool::server::hns

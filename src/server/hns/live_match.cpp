@@ -1,0 +1,299 @@
+// The match loop (spec §2.7): collect what the sockets sent, run the decision turn, compile the
+// masks, step, record hashes, clear the ready flags, send the frames, then wait for the next frame
+// time, or less in fast mode when every seated socket is ready. Seats and turns: live_seats.cpp.
+#include "server/hns/live_match.hpp"
+
+#include <algorithm>
+#include <atomic>
+
+#include "protocol/sprite_v1.hpp"
+#include "server/hns/limits.hpp"
+#include "server/hns/live_match_state.hpp"
+#include "server/hns/live_seats.hpp"
+#include "sim/hns/records.hpp"
+
+namespace hschool::server::hns {
+
+namespace sv = protocol::sprite_v1;
+
+namespace {
+
+std::int64_t unix_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+// ---- the socket side: decodes on the network thread, posts what the match needs ----
+
+class LiveMatch::Sink final : public PeerSink {
+public:
+    Sink(std::weak_ptr<LiveMatch> match, int socket, Endpoint endpoint)
+        : match_(std::move(match)), socket_(socket), endpoint_(endpoint) {}
+
+    void attach(std::shared_ptr<Peer> peer) override {
+        peer_ = peer;
+        MatchEvent e;
+        e.kind = MatchEvent::Kind::Attach;
+        e.endpoint = endpoint_;
+        e.peer = std::move(peer);
+        post(std::move(e));
+    }
+
+    void on_message(protocol::ByteView message, bool text) override {
+        if (closed_) return;
+        if (text) return refuse(kCloseBadPayload, "Sprite v1 is binary: text frames are not accepted");
+        // 0x85 and 0x87 count only as a whole 1-byte message (§1.2, §2.7); bundled, they are ignored.
+        if (sv::is_standalone_ready(message)) {
+            if (endpoint_ == Endpoint::Player) post(make_event(MatchEvent::Kind::Ready));
+            return;
+        }
+        if (sv::is_standalone_sprites_off(message)) return post(make_event(MatchEvent::Kind::SpritesOff));
+        auto decoded = sv::decode_client(message);
+        if (!decoded) return refuse(kCloseBadPayload, sv::describe(decoded.error()));
+        for (auto& m : *decoded) {
+            if (auto* t = std::get_if<sv::InputText>(&m)) {
+                if (t->text.size() > kMaxInputTextBytes) return refuse(kCloseTooBig, "text input over 4096 bytes");
+                MatchEvent e = make_event(MatchEvent::Kind::Text);
+                e.text = sv::printable_text(t->text);
+                e.at = SteadyClock::now();
+                post(std::move(e));
+            } else if (auto* in = std::get_if<sv::PlayerInput>(&m)) {
+                MatchEvent e = make_event(MatchEvent::Kind::Mask);
+                e.mask = in->mask;
+                post(std::move(e));
+            } else if (auto* debug = std::get_if<sv::DebugSprites>(&m)) {
+                if (!within_debug_allowance(debug->payload.size()))
+                    return refuse(kClosePolicy, "debug sprites over 32 KiB per tick");
+            }
+            // Mouse messages are stored by the reference and never used: dropped here.
+        }
+    }
+
+    void on_closed() override {
+        if (closed_.exchange(true)) return;
+        post(make_event(MatchEvent::Kind::Closed));
+    }
+
+private:
+    // 0x86 bytes are counted per frame of the match (the reference's 32 KiB per player per tick).
+    bool within_debug_allowance(std::size_t bytes) {
+        auto match = match_.lock();
+        const std::uint64_t frame = match ? match->frames_sent() : 0;
+        if (frame != debug_frame_) {
+            debug_frame_ = frame;
+            debug_bytes_ = 0;
+        }
+        debug_bytes_ += bytes;
+        return debug_bytes_ <= sv::kMaxDebugSpritesBytes;
+    }
+    void refuse(std::uint16_t code, const std::string& reason) {
+        if (auto peer = peer_.lock()) peer->close(code, reason.c_str());
+    }
+    void post(MatchEvent e) {
+        e.socket = socket_;
+        if (auto match = match_.lock()) match->post(std::move(e));
+    }
+
+    std::weak_ptr<LiveMatch> match_;
+    const int socket_;
+    const Endpoint endpoint_;
+    std::weak_ptr<Peer> peer_;
+    std::atomic<bool> closed_{false};
+    std::uint64_t debug_frame_ = 0;  // network thread only
+    std::size_t debug_bytes_ = 0;
+};
+
+// ---- construction, admission, control ----
+
+LiveMatch::LiveMatch(MatchSetup setup, MatchListener& listener, HnsMetrics& metrics)
+    : setup_(std::move(setup)), listener_(listener), metrics_(metrics) {
+    published_.id = setup_.id;
+    published_.variant = setup_.variant;
+    published_.is_default = setup_.is_default;
+}
+
+LiveMatch::~LiveMatch() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_requested_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
+    else if (thread_.joinable()) thread_.detach();
+}
+
+bool LiveMatch::prepare(std::string& error) {
+    auto created = sim::hns::Sim::create(setup_.config);
+    if (!created) {
+        error = created.error;
+        return false;
+    }
+    rt_ = std::make_unique<MatchRuntime>(std::move(*created));
+    rt_->start_ms = setup_.start_ms;
+    rt_->writer = sim::hns::ReplayWriter(sim::hns::config_to_json(setup_.config), setup_.start_ms);
+    for (int s = kSeats - std::clamp(setup_.bots, 0, kSeats); s < kSeats; ++s) rt_->seats[s].bot = true;
+    published_ = view_of(*rt_, setup_);
+    metrics_.match_phase("", "lobby");
+    return true;
+}
+
+void LiveMatch::start() {
+    thread_ = std::thread([this] { run(); });
+}
+
+void LiveMatch::stop() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_requested_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
+}
+
+bool LiveMatch::ended() const {
+    std::lock_guard lock(mutex_);
+    return ended_;
+}
+
+MatchView LiveMatch::view() const {
+    std::lock_guard lock(mutex_);
+    return published_;
+}
+
+std::variant<Rejection, std::shared_ptr<PeerSink>> LiveMatch::admit(Endpoint endpoint, const QueryParams& query) {
+    std::lock_guard lock(mutex_);
+    if (ended_ || stop_requested_) return Rejection{409, "match is over\n"};
+    const int socket = next_socket_++;
+    if (endpoint != Endpoint::Player) {
+        if (endpoint == Endpoint::Global) {
+            if (auto refused = admit_viewer(query); auto* r = std::get_if<Rejection>(&refused)) return *r;
+        }
+        return std::shared_ptr<PeerSink>(std::make_shared<Sink>(weak_from_this(), socket, endpoint));
+    }
+    Roster roster = roster_of(setup_.config);
+    for (const auto& [id, identity] : identities_) roster.names_in_use.push_back(identity);
+    roster.names_in_use.insert(roster.names_in_use.end(), kicked_.begin(), kicked_.end());
+    roster.kicked = kicked_;
+    auto admitted = admit_player(player_request(query), roster);
+    if (auto* r = std::get_if<Rejection>(&admitted)) return *r;
+    auto& player = std::get<AdmittedPlayer>(admitted);
+    identities_[socket] = player.identity;
+    MatchEvent join = make_event(MatchEvent::Kind::Join);  // ahead of the socket's attach in the inbox
+    join.socket = socket;
+    join.text = player.identity;
+    join.token = player.token;
+    join.slot = player.slot;
+    inbox_.push_back(std::move(join));
+    return std::shared_ptr<PeerSink>(std::make_shared<Sink>(weak_from_this(), socket, endpoint));
+}
+
+ControlDecision LiveMatch::control(ControlRoute route, std::string_view method, const QueryParams& query) {
+    ControlDecision decision = decide_control(route, method, query, ControlState{});
+    if (decision.queue_restart || !decision.kick_identity.empty()) {
+        MatchEvent e = make_event(decision.queue_restart ? MatchEvent::Kind::Restart : MatchEvent::Kind::Kick);
+        e.text = decision.kick_identity;
+        {
+            std::lock_guard lock(mutex_);
+            if (!decision.kick_identity.empty()) kicked_.push_back(decision.kick_identity);
+        }
+        post(std::move(e));
+    }
+    return decision;
+}
+
+void LiveMatch::post(MatchEvent event) {
+    {
+        std::lock_guard lock(mutex_);
+        if (event.kind == MatchEvent::Kind::Closed) identities_.erase(event.socket);
+        inbox_.push_back(std::move(event));
+    }
+    wake_.notify_one();
+}
+
+// ---- the loop ----
+
+void LiveMatch::run() {
+    MatchRuntime& rt = *rt_;
+    rt.loop_start = SteadyClock::now();
+    auto last_return = rt.loop_start;
+    const auto wall_budget = std::chrono::seconds(std::max(1, setup_.config.wallClockBudgetSeconds));
+    const auto turn_budget = std::chrono::milliseconds(std::max(1, setup_.config.turnBudgetMs));
+    std::vector<MatchEvent> events;
+    bool stopped = false;
+    for (;;) {
+        // Wait for the next frame time, the decision deadline, or anything from the sockets.
+        {
+            std::unique_lock lock(mutex_);
+            const auto frame_due = last_return + std::chrono::microseconds(kFrameMicros);
+            const auto due = rt.turn_waiting ? rt.turn_dispatched + turn_budget : frame_due;
+            wake_.wait_until(lock, due, [&] { return stop_requested_ || !inbox_.empty(); });
+            events.swap(inbox_);
+            stopped = stop_requested_;
+        }
+        if (stopped) break;
+        for (auto& e : events) handle_event(rt, e, metrics_);
+        events.clear();
+        const auto now = SteadyClock::now();
+
+        if (rt.turn_waiting) {
+            if (!turn_settled_now(rt, now, turn_budget)) continue;
+            finish_turn(rt, now, metrics_);
+        } else if (!frame_due_now(rt, now - last_return, setup_.config.fastMode)) {
+            continue;
+        }
+        // The wall-clock stop (§2.9): record, force, zero masks, one last step, hash, quit.
+        if (now - rt.loop_start >= wall_budget && !rt.sim.finished()) {
+            wall_clock_stop(rt);
+            send_frames(rt, metrics_);
+            break;
+        }
+        if (!rt.turn_waiting) {
+            admit_pending(rt, setup_, listener_, metrics_);
+            if (begin_turn(rt, now, metrics_)) continue;  // external seats are deciding: no step yet
+        }
+        step_frame(rt, metrics_);
+        for (auto& [id, s] : rt.sockets) s.pace.ready = false;
+        send_frames(rt, metrics_);
+        frames_sent_.fetch_add(1, std::memory_order_relaxed);
+        {
+            MatchView view = view_of(rt, setup_);
+            std::lock_guard lock(mutex_);
+            published_ = std::move(view);
+        }
+        last_return = SteadyClock::now();
+        if (rt.sim.finished()) break;
+    }
+    finish(stopped);
+}
+
+void LiveMatch::finish(bool stopped) {
+    MatchRuntime& rt = *rt_;
+    FinishedMatch done;
+    if (!stopped) {
+        done.results = rt.sim.results_json();
+        rt.writer.chat(sim::hns::replay_tick_time(rt.sim.tick_count()), 0, sim::hns::result_record(done.results));
+        done.replay = rt.writer.bytes();
+    }
+    MatchView view = view_of(rt, setup_);
+    view.phase = stopped ? "stopped" : "finished";
+    view.finished_at_ms = unix_ms();
+    view.results_json = done.results;
+    view.end_reason = stopped ? "stopped" : end_reason_of(done.results);
+    metrics_.match_phase(rt.phase_text.c_str(), "");
+    for (auto& seat : rt.seats)
+        if (seat.seated) metrics_.seat_kind(kind_text(seat.policy.kind), "");
+    for (auto& [id, s] : rt.sockets) {
+        if (s.peer) s.peer->close(stopped ? kCloseGoingAway : kCloseMatchOver, stopped ? "match ended" : "match over");
+    }
+    rt.sockets.clear();
+    done.view = view;
+    {
+        std::lock_guard lock(mutex_);
+        published_ = view;
+        ended_ = true;
+    }
+    if (!stopped) listener_.on_match_finished(setup_.id, std::move(done));
+}
+
+}  // namespace hschool::server::hns

@@ -1,0 +1,113 @@
+#pragma once
+// One live hide-and-seek match on its own thread (spec §2.7's loop): seats join over /player,
+// spectators over /global and /admin, reward readers over /reward. Its thread alone touches the
+// sim; sockets reach it through an inbox, so a match that waits for a decision or a slow seat
+// delays only itself — never the arena, the schools or another match.
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <variant>
+#include <vector>
+
+#include "server/hns/admission.hpp"
+#include "server/hns/control.hpp"
+#include "server/hns/hns_metrics.hpp"
+#include "server/hns/match_view.hpp"
+#include "server/hns/peer.hpp"
+#include "server/hns/query.hpp"
+#include "sim/hns/config.hpp"
+
+namespace hschool::server::hns {
+
+enum class Endpoint { Player, Global, Reward };
+
+struct MatchEvent;
+struct MatchRuntime;
+
+struct MatchSetup {
+    std::string id;
+    std::string variant;      // a variant name, or "custom" for a config body
+    bool is_default = false;  // the match that starts with the server and is followed by a new one
+    sim::hns::GameConfig config;  // with its room resolved (mapSpec set)
+    int bots = 0;                 // seats the server fills itself with burrow, the highest slots
+    std::uint64_t start_ms = 0;   // unix ms, the replay header's start time
+};
+
+// What a finished match leaves behind.
+struct FinishedMatch {
+    MatchView view;
+    std::string replay;   // COWLDHNS bytes
+    std::string results;  // results JSON
+};
+
+class MatchListener {
+public:
+    virtual ~MatchListener() = default;
+    // On the match's thread, once, after the last frame: the hub archives it.
+    virtual void on_match_finished(const std::string& id, FinishedMatch finished) = 0;
+    // The lobby timed out with `slot` missing (spec §2.9's player failure report).
+    virtual void on_player_failure(const std::string& /*id*/, int /*slot*/, const std::string& /*message*/) {}
+};
+
+class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
+public:
+    LiveMatch(MatchSetup setup, MatchListener& listener, HnsMetrics& metrics);
+    ~LiveMatch();  // stops and joins
+    LiveMatch(const LiveMatch&) = delete;
+    LiveMatch& operator=(const LiveMatch&) = delete;
+
+    // Builds the sim; false (with the reason) when the config cannot make one.
+    bool prepare(std::string& error);
+    void start();
+    // Ends the match now without archiving it; sockets get 1001. Not from the match's own thread.
+    void stop();
+
+    const std::string& id() const { return setup_.id; }
+    bool is_default() const { return setup_.is_default; }
+    bool ended() const;  // finished or stopped: the thread has left its loop (or is about to)
+
+    // Before the upgrade: a 403/409 answer, or the sink the upgraded socket talks to.
+    std::variant<Rejection, std::shared_ptr<PeerSink>> admit(Endpoint endpoint, const QueryParams& query);
+    ControlDecision control(ControlRoute route, std::string_view method, const QueryParams& query);
+    // The latest published view (refreshed every frame).
+    MatchView view() const;
+
+    // Frames sent so far (the sockets' per-tick allowances reset on it).
+    std::uint64_t frames_sent() const { return frames_sent_.load(std::memory_order_relaxed); }
+
+private:
+    class Sink;
+
+    void post(MatchEvent event);
+    void run();
+    void finish(bool stopped);
+
+    MatchSetup setup_;
+    MatchListener& listener_;
+    HnsMetrics& metrics_;
+    std::unique_ptr<MatchRuntime> rt_;  // the match thread's state
+    std::atomic<std::uint64_t> frames_sent_{0};
+
+    mutable std::mutex mutex_;  // guards everything below
+    std::condition_variable wake_;
+    std::vector<MatchEvent> inbox_;
+    std::vector<std::string> kicked_;
+    std::map<int, std::string> identities_;  // player sockets not yet closed → identity
+    int next_socket_ = 1;
+    int next_anonymous_ = 1;
+    bool stop_requested_ = false;
+    bool ended_ = false;
+    MatchView published_;
+    std::thread thread_;
+};
+
+}  // namespace hschool::server::hns

@@ -1,0 +1,102 @@
+#pragma once
+// The match thread's own state: live_match.cpp runs the loop, live_seats.cpp seats, turns and
+// steps, live_frames.cpp the frames and the published view. Private to those three files.
+#include <array>
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "protocol/bytes.hpp"
+#include "render/hns/stream.hpp"
+#include "server/hns/decisions.hpp"
+#include "server/hns/live_match.hpp"
+#include "server/hns/observation.hpp"
+#include "server/hns/pacing.hpp"
+#include "server/hns/registration.hpp"
+#include "sim/hns/driver.hpp"
+#include "sim/hns/replay.hpp"
+#include "sim/hns/sim.hpp"
+
+namespace hschool::server::hns {
+
+using SteadyClock = std::chrono::steady_clock;
+
+// What the sockets and the controls tell the match thread.
+struct MatchEvent {
+    enum class Kind { Join, Attach, Text, Mask, Ready, SpritesOff, Closed, Restart, Kick };
+    Kind kind = Kind::Closed;
+    int socket = 0;
+    Endpoint endpoint = Endpoint::Player;  // Attach
+    std::shared_ptr<Peer> peer;            // Attach
+    std::string text;                      // Join (identity), Text (printable), Kick (identity)
+    std::string token;                     // Join
+    int slot = -1;                         // Join: the requested slot, -1 auto
+    std::uint8_t mask = 0;                 // Mask
+    SteadyClock::time_point at{};          // Text: arrival, for the decision deadline
+};
+
+inline MatchEvent make_event(MatchEvent::Kind kind) {
+    MatchEvent event;
+    event.kind = kind;
+    return event;
+}
+
+// One socket of this match, as the match thread knows it.
+struct SocketState {
+    Endpoint endpoint = Endpoint::Player;
+    std::shared_ptr<Peer> peer;
+    // Player sockets:
+    std::string identity;
+    int requested_slot = -1;
+    std::string token;
+    int player_index = -1;  // seated: 0..5
+    bool pending = true;    // waiting for slot-sequential admission (lobby only)
+    PaceSocket pace;
+    std::uint8_t mask = 0;  // the last 0x84 (drives a manual seat)
+    std::optional<Registration> held;  // sent before the socket was seated
+    render::hns::Stream stream;
+};
+
+// One seat (player index 0..5) of the sim.
+struct SeatState {
+    bool seated = false;
+    bool bot = false;     // the setup's own burrow bots (kept across a restart)
+    bool filled = false;  // seated by the lobby timeout (§2.9): a dead seat
+    int socket = 0;     // the player socket that took it (0: none)
+    std::string identity;
+    SeatRegistration registration;
+    SeatPolicy policy;
+    sim::hns::Order order;
+    bool has_order = false;
+    SeatMemory memory;
+    // The turn being decided:
+    bool awaiting = false;
+    std::optional<Reply> reply;
+    SteadyClock::time_point reply_at{};
+};
+
+struct MatchRuntime {
+    explicit MatchRuntime(sim::hns::Sim s)
+        : sim(std::move(s)), driver(sim), writer(sim::hns::config_to_json(sim.config()), 0) {}
+
+    sim::hns::Sim sim;
+    sim::hns::Driver driver;
+    sim::hns::ReplayWriter writer;
+    std::vector<sim::hns::Input> masks, prev;
+    std::map<int, SocketState> sockets;  // by socket id, in connection order
+    std::array<SeatState, 6> seats{};
+    int speed_index = kDefaultSpeedIndex;
+    // The decision turn in progress (external seats awaited).
+    bool turn_waiting = false;
+    int turn = -1;
+    int turn_game = 0;
+    SteadyClock::time_point turn_dispatched{};
+    int last_turn_key = -1;  // game·1000 + turn of the last dispatched turn
+    std::string phase_text = "lobby";
+    SteadyClock::time_point loop_start{};
+    std::uint64_t start_ms = 0;               // the replay header's start time
+};
+
+}  // namespace hschool::server::hns

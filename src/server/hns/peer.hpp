@@ -1,0 +1,41 @@
+#pragma once
+// A hide-and-seek socket as a match sees it, and what the socket tells the match: the seam between
+// the network layer (ws_session.cpp implements Peer, calls PeerSink) and the Boost-free matches.
+#include <cstdint>
+#include <memory>
+
+#include "protocol/bytes.hpp"
+
+namespace hschool::server::hns {
+
+// Close codes these sockets end with (RFC 6455 numbers).
+inline constexpr std::uint16_t kCloseMatchOver = 1000;      // the match finished: results are in the REST
+inline constexpr std::uint16_t kCloseGoingAway = 1001;      // the match was deleted or the server stops
+inline constexpr std::uint16_t kCloseBadPayload = 1007;     // a malformed Sprite v1 message (§1: the receiver closes)
+inline constexpr std::uint16_t kClosePolicy = 1008;         // refused after the upgrade (duplicate name, kicked, over a limit)
+inline constexpr std::uint16_t kCloseTooBig = 1009;         // an over-long 0x81 text
+inline constexpr std::uint16_t kCloseInternal = 1011;
+
+// The socket side. Thread-safe: a match calls it from its own thread.
+class Peer {
+public:
+    virtual ~Peer() = default;
+    // Queues one WebSocket message (binary, or text for decisions and rewards). False when the
+    // socket is going (closed, or over its outbound bound, which closes it).
+    virtual bool send(protocol::ByteView message, bool text) = 0;
+    virtual void close(std::uint16_t code, const char* reason) = 0;
+};
+
+// The match side, called on the socket's network thread.
+class PeerSink {
+public:
+    virtual ~PeerSink() = default;
+    // The upgrade is done: from now on the match may send. Called once, before any message.
+    virtual void attach(std::shared_ptr<Peer> peer) = 0;
+    // One whole WebSocket data message, within the connection's inbound budget.
+    virtual void on_message(protocol::ByteView message, bool text) = 0;
+    // The socket has ended (either side); called once, also when attach never came.
+    virtual void on_closed() = 0;
+};
+
+}  // namespace hschool::server::hns

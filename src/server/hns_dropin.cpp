@@ -1,0 +1,80 @@
+#include "server/hns_dropin.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/json.hpp>
+
+#include <csignal>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace hschool::server {
+
+namespace {
+
+inline constexpr std::uintmax_t kMaxDropInConfigBytes = 1024 * 1024;  // a config is a few hundred bytes
+
+// Temp file, then rename: a runner never reads half a file.
+bool write_file(const std::filesystem::path& path, const std::string& bytes) {
+    if (path.empty()) return true;
+    const auto temp = path.string() + ".tmp";
+    {
+        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+        if (!out.write(bytes.data(), static_cast<std::streamsize>(bytes.size())) || !out.flush()) return false;
+    }
+    std::error_code ec;
+    std::filesystem::rename(temp, path, ec);
+    if (ec) spdlog::error("event=dropin_write_failed path=\"{}\" error=\"{}\"", path.string(), ec.message());
+    return !ec;
+}
+
+}  // namespace
+
+std::optional<sim::hns::GameConfig> dropin_config(const hns::DropInEnv& env, std::string& error) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(env.config, ec);
+    if (ec) {
+        error = "COGAME_CONFIG_URI: cannot read " + env.config.string() + ": " + ec.message();
+        return std::nullopt;
+    }
+    if (size > kMaxDropInConfigBytes) {
+        error = "COGAME_CONFIG_URI: the config is over 1 MiB";
+        return std::nullopt;
+    }
+    std::ifstream in(env.config, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    hns::CreateRequest request;
+    request.config_json = text.str();
+    boost::json::error_code json_ec;
+    const auto parsed = boost::json::parse(request.config_json, json_ec);
+    if (json_ec || !parsed.is_object()) {
+        error = "COGAME_CONFIG_URI: the config is not a JSON object";
+        return std::nullopt;
+    }
+    auto built = hns::build_config(request);
+    if (auto* e = std::get_if<hns::HubError>(&built)) {
+        error = "COGAME_CONFIG_URI: " + e->detail;
+        return std::nullopt;
+    }
+    return std::get<sim::hns::GameConfig>(std::move(built));
+}
+
+void arm_dropin(hns::HnsHub& hub, const hns::DropInEnv& env) {
+    hub.on_player_failure_hook([path = env.player_failure](int slot, const std::string& message) {
+        boost::json::object report{{"failed_policy_index", slot}, {"message", message}};
+        write_file(path, boost::json::serialize(report));
+    });
+    hub.on_finished([env](const std::string& id, const hns::FinishedMatch& finished) {
+        const bool ok = write_file(env.results, finished.results) && write_file(env.save_replay, finished.replay);
+        spdlog::info("event=dropin_match_over id={} artifacts={} linger_ms={}", id, ok ? "written" : "failed", env.linger.count());
+        // The runner reads the files while HTTP still answers, then the process leaves on its own.
+        std::thread([linger = env.linger] {
+            std::this_thread::sleep_for(linger);
+            std::raise(SIGTERM);
+        }).detach();
+    });
+}
+
+}  // namespace hschool::server
