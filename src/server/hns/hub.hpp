@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "server/hns/live_match.hpp"
+#include "server/hns/match_request.hpp"
 
 namespace hschool::store {
 class HnsArchive;
@@ -28,7 +29,6 @@ inline constexpr std::size_t kDefaultMaxMatches = 128;  // concurrent live match
 inline constexpr std::size_t kMaxListedArchived = 50;   // finished matches listed by GET /api/hns/matches
 inline constexpr std::size_t kMaxArchivedMatches = 500; // older finished matches are deleted
 inline constexpr std::size_t kMaxReplayViewers = 64;    // /replay sockets re-stepping at once
-inline constexpr int kMaxBots = 6;
 
 struct HubOptions {
     std::size_t max_matches = kDefaultMaxMatches;
@@ -38,23 +38,6 @@ struct HubOptions {
     bool renew_default = true;                           // drop-in mode runs exactly one match
 };
 
-// An HTTP-style error for the REST: status, problem code, detail naming the key.
-struct HubError {
-    unsigned status = 400;
-    std::string code;
-    std::string detail;
-};
-
-struct CreateRequest {
-    std::string variant = "default";
-    std::string config_json;  // "" or a JSON object of config keys over the variant
-    int bots = 0;
-};
-// Parses a POST body; the error names the key at fault.
-std::variant<CreateRequest, HubError> parse_create_request(std::string_view body);
-
-// The variants a match can be made from, in the order the client lists them.
-const std::vector<std::string>& variant_names();
 // A variant's config with the config keys applied and its room resolved; the error names the key.
 std::variant<sim::hns::GameConfig, HubError> build_config(const CreateRequest& request);
 

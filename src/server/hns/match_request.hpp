@@ -1,0 +1,31 @@
+#pragma once
+// The body of POST /api/hns/matches and the REST's error values: peer input, parsed without
+// touching the sim or the files (fuzzed: fuzz/fuzz_hns_requests.cpp).
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace hschool::server::hns {
+
+inline constexpr int kMaxBots = 6;
+
+// An HTTP-style error for the REST: status, problem code, detail naming the key.
+struct HubError {
+    unsigned status = 400;
+    std::string code;
+    std::string detail;
+};
+
+struct CreateRequest {
+    std::string variant = "default";
+    std::string config_json;  // "" or a JSON object of config keys over the variant
+    int bots = 0;
+};
+// Parses a POST body; the error names the key at fault.
+std::variant<CreateRequest, HubError> parse_create_request(std::string_view body);
+
+// The variants a match can be made from, in the order the client lists them.
+const std::vector<std::string>& variant_names();
+
+}  // namespace hschool::server::hns
