@@ -196,9 +196,4 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> open_replay_viewer(std::strin
     return std::shared_ptr<PeerSink>(std::move(viewer));
 }
 
-void wait_for_replay_viewers(const std::atomic<int>& viewers) {
-    // Their sockets are finished by the network's shutdown; each thread leaves within one frame.
-    for (int i = 0; i < 200 && viewers.load() > 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-}
-
 }  // namespace hschool::server::hns

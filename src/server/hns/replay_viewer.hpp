@@ -19,7 +19,5 @@ namespace hschool::server::hns {
 // when the socket attaches. `viewers` counts live viewers, for the hub's cap.
 std::variant<Rejection, std::shared_ptr<PeerSink>> open_replay_viewer(std::string replay_bytes, HnsMetrics& metrics,
                                                                       std::shared_ptr<std::atomic<int>> viewers);
-// Blocks until every viewer thread counted by `viewers` has ended (shutdown).
-void wait_for_replay_viewers(const std::atomic<int>& viewers);
 
 }  // namespace hschool::server::hns

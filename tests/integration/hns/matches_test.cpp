@@ -206,6 +206,47 @@ TEST_F(HnsMatches, FinishedMatchesSurviveARestartAndNumberingContinues) {
     EXPECT_EQ(http_request(server->port(), "GET", "/api/hns/matches/" + id).status, 404U);
 }
 
+TEST_F(HnsMatches, TheLobbyTimeoutFillsMissingSeatsWithBurrowAsDeadSeats) {
+    const std::string id = create_match(server->port(), R"({"variant":"certification","config":{"lobbyJoinTimeoutTicks":12}})");
+    ASSERT_FALSE(id.empty());
+    auto seat = open_socket(server->port(), "/player?match=" + id + "&slot=0&name=early");
+    ASSERT_TRUE(seat);
+    bool filled = false;
+    for (int i = 0; i < 200 && !filled; ++i) {
+        ASSERT_TRUE(next_binary(*seat));
+        const auto seats = match_json(server->port(), id).at("seats").as_array();
+        filled = seats[5].as_object().at("kind") == "scripted";
+    }
+    ASSERT_TRUE(filled);
+    const auto seats = match_json(server->port(), id).at("seats").as_array();
+    EXPECT_EQ(seats[0].as_object().at("identity"), "early");
+    EXPECT_EQ(seats[1].as_object().at("identity"), "SEEKER-alpha");  // the seat's alias (§2.9)
+    seat.reset();
+    ASSERT_EQ(play_out(server->port(), id), 1000);
+    const auto dead = match_json(server->port(), id).at("results").as_object().at("deadSeats").as_array();
+    EXPECT_EQ(dead[0], false);
+    for (int s = 1; s < 6; ++s) EXPECT_EQ(dead[static_cast<std::size_t>(s)], true) << s;
+}
+
+TEST_F(HnsMatches, ARestartBuildsANewSimAndTheStreamsStartOver) {
+    const std::string id = create_match(server->port(), R"({"variant":"certification","bots":5})");
+    ASSERT_FALSE(id.empty());
+    auto seat = open_socket(server->port(), "/player?match=" + id + "&slot=0&name=stay");
+    ASSERT_TRUE(seat);
+    while (match_tick(server->port(), id) < 48) ASSERT_TRUE(next_binary(*seat));
+    const auto restarted = http_request(server->port(), "POST", "/control/restart?match=" + id);
+    EXPECT_EQ(restarted.status, 202U);
+    bool header = false;
+    for (int i = 0; i < 100 && !header; ++i) {
+        auto message = next_binary(*seat);
+        ASSERT_TRUE(message);
+        header = starts_with(*message, kPlayerHeader);
+    }
+    EXPECT_TRUE(header) << "the stream starts over with the header";
+    EXPECT_LT(match_tick(server->port(), id), 48);
+    EXPECT_EQ(match_json(server->port(), id).at("seats").as_array()[0].as_object().at("identity"), "stay");
+}
+
 TEST_F(HnsMatches, AMatchWaitingForADecisionDelaysNeitherOtherMatchesNorTheArena) {
     // Match A: one external seat that never answers, with a 5 s budget: A stands still meanwhile.
     const std::string a = create_match(server->port(), R"({"variant":"certification","bots":5,"config":{"turnBudgetMs":5000,"attempt1Ms":3000,"retryMs":1000}})");
