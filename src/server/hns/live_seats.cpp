@@ -370,7 +370,7 @@ bool begin_turn(MatchRuntime& rt, SteadyClock::time_point now, HnsMetrics& metri
 bool turn_settled_now(const MatchRuntime& rt, SteadyClock::time_point now, SteadyClock::duration budget) {
     bool all = true;
     for (const auto& seat : rt.seats)
-        if (seat.awaiting && !seat.reply) all = false;
+        if (seat.awaiting && !seat.reply && seat.socket != 0) all = false;  // a departed seat is not awaited
     return all || now - rt.turn_dispatched >= budget;
 }
 
