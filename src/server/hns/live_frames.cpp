@@ -94,11 +94,7 @@ MatchView view_of(const MatchRuntime& rt, const MatchSetup& setup) {
     v.id = setup.id;
     v.variant = setup.variant;
     v.is_default = setup.is_default;
-    switch (sim.phase()) {
-    case sh::GamePhase::Lobby: v.phase = "lobby"; break;
-    case sh::GamePhase::Playing: v.phase = "playing"; break;
-    case sh::GamePhase::GameOver: v.phase = "game_over"; break;
-    }
+    v.phase = phase_text(sim.phase());
     v.match_phase = sim.match_phase() == sh::MatchPhase::Prep ? "prep" : "hunt";
     v.games = sim.config().maxGames;
     v.game = std::min(sim.game_index() + 1, v.games);

@@ -170,6 +170,15 @@ std::string last_result_text(const sh::Sim& sim, int slot) {
 
 }  // namespace
 
+const char* phase_text(GamePhase phase) {
+    switch (phase) {
+    case GamePhase::Lobby: return "lobby";
+    case GamePhase::Playing: return "playing";
+    case GamePhase::GameOver: return "game_over";
+    }
+    return "lobby";
+}
+
 const char* kind_text(PolicyKind kind) {
     switch (kind) {
     case PolicyKind::Scripted: return "scripted";
@@ -434,6 +443,11 @@ void step_frame(MatchRuntime& rt, HnsMetrics& metrics) {
         rt.prev = rt.masks;
         rt.writer.hash(static_cast<std::uint32_t>(rt.sim.tick_count()), rt.sim.hash());
         metrics.ticks(1);
+    }
+    const char* phase = phase_text(rt.sim.phase());
+    if (rt.phase_text != phase) {
+        metrics.match_phase(rt.phase_text.c_str(), phase);
+        rt.phase_text = phase;
     }
 }
 

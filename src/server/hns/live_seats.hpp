@@ -37,7 +37,8 @@ void wall_clock_stop(MatchRuntime& rt);
 void send_frames(MatchRuntime& rt, HnsMetrics& metrics);
 MatchView view_of(const MatchRuntime& rt, const MatchSetup& setup);
 
-const char* kind_text(PolicyKind kind);  // the REST's word: scripted, external, prompt, manual
+const char* kind_text(PolicyKind kind);
+const char* phase_text(sim::hns::GamePhase phase);  // lobby, playing, game_over (REST and metrics)  // the REST's word: scripted, external, prompt, manual
 std::string end_reason_of(const std::string& results_json);
 
 }  // namespace hschool::server::hns

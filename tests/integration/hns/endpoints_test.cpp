@@ -196,6 +196,27 @@ TEST_F(HnsEndpoints, RewardStreamSendsSixLinesPerPlayerEachTick) {
     EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 36);
 }
 
+// The value of one Prometheus series in the /metrics text, or −1.
+double metric(const std::string& text, const std::string& series) {
+    const auto at = text.find("\n" + series + " ");
+    return at == std::string::npos ? -1 : std::stod(text.substr(at + series.size() + 2));
+}
+
+TEST_F(HnsEndpoints, MetricsCountMatchesSeatsTicksAndStreamBytes) {
+    const std::string id = create_match(server.port(), R"({"variant":"certification","bots":6})");
+    ASSERT_FALSE(id.empty());
+    auto global = open_socket(server.port(), "/global?match=" + id);
+    ASSERT_TRUE(global);
+    for (int i = 0; i < 5; ++i) ASSERT_TRUE(next_binary(*global));
+    const std::string text = http_request(server.port(), "GET", "/metrics").body;
+    EXPECT_EQ(metric(text, R"(hschool_hns_matches{phase="playing"})"), 1) << text;
+    EXPECT_EQ(metric(text, R"(hschool_hns_matches{phase="lobby"})"), 1);  // the default match
+    EXPECT_EQ(metric(text, R"(hschool_hns_seats{kind="scripted"})"), 6);
+    EXPECT_GT(metric(text, "hschool_hns_ticks_total"), 4);
+    EXPECT_GT(metric(text, R"(hschool_hns_frame_bytes_total{stream="global"})"), 100000);  // the bands
+    EXPECT_EQ(metric(text, R"(hschool_connections{version="sprite"})"), 1);
+}
+
 TEST_F(HnsEndpoints, BadInputClosesWithACodeAndAReason) {
     const std::string id = create_match(server.port(), R"({"variant":"certification"})");
     ASSERT_FALSE(id.empty());
