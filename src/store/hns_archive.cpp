@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "store/schema.hpp"
+#include "store/sqlite_support.hpp"
 #include "store/school_store.hpp"
 
 namespace hschool::store {
@@ -44,31 +45,6 @@ StoreError io_error(std::string message) { return StoreError{StoreErrorKind::Io,
 StoreError errno_error(const std::string& what, const std::filesystem::path& path, int error) {
     return io_error(what + " " + path.string() + ": " + std::strerror(error));
 }
-
-// Busy is worth telling apart: the file is fine, another process holds it; a later try may work.
-StoreError statement_error(const SQLite::Exception& e) {
-    const int primary = e.getErrorCode() & 0xFF;
-    const bool busy = primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
-    return StoreError{busy ? StoreErrorKind::Busy : StoreErrorKind::Io, e.what()};
-}
-
-// The row is committed after the file, so both must survive a power cut: FULL fsyncs the WAL.
-class FullSyncScope {
-public:
-    explicit FullSyncScope(SQLite::Database& db) : db_(db) { db_.exec("PRAGMA synchronous = FULL"); }
-    ~FullSyncScope() {
-        try {
-            db_.exec("PRAGMA synchronous = NORMAL");
-        } catch (...) {
-            // Staying on FULL is slower but still correct.
-        }
-    }
-    FullSyncScope(const FullSyncScope&) = delete;
-    FullSyncScope& operator=(const FullSyncScope&) = delete;
-
-private:
-    SQLite::Database& db_;
-};
 
 class Fd {
 public:

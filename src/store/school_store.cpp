@@ -9,19 +9,13 @@
 #include <sqlite3.h>
 
 #include "store/schema.hpp"
+#include "store/sqlite_support.hpp"
 
 namespace hschool::store {
 namespace {
 
 StoreError io_error(const std::exception& e) {
     return StoreError{StoreErrorKind::Io, e.what()};
-}
-
-// Busy is worth telling apart: the file is fine, another process holds it; a later try may work.
-StoreError statement_error(const SQLite::Exception& e) {
-    const int primary = e.getErrorCode() & 0xFF;
-    const bool busy = primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
-    return StoreError{busy ? StoreErrorKind::Busy : StoreErrorKind::Io, e.what()};
 }
 
 Expected<std::unique_ptr<SQLite::Database>, StoreError> open_connection(const std::filesystem::path& db_path) {
@@ -37,25 +31,6 @@ std::int64_t now_unix_ms() {
     const auto now = std::chrono::system_clock::now().time_since_epoch();
     return std::chrono::duration_cast<std::chrono::milliseconds>(now).count();
 }
-
-// Creating or deleting a school must survive a power cut, not only a crash, so those commits
-// fsync the WAL; clock batches keep synchronous=NORMAL because losing a second of them is fine.
-class FullSyncScope {
-public:
-    explicit FullSyncScope(SQLite::Database& db) : db_(db) { db_.exec("PRAGMA synchronous = FULL"); }
-    ~FullSyncScope() {
-        try {
-            db_.exec("PRAGMA synchronous = NORMAL");
-        } catch (...) {
-            // Staying on FULL is slower but still correct.
-        }
-    }
-    FullSyncScope(const FullSyncScope&) = delete;
-    FullSyncScope& operator=(const FullSyncScope&) = delete;
-
-private:
-    SQLite::Database& db_;
-};
 
 }  // namespace
 
