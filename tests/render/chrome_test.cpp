@@ -14,13 +14,6 @@ using namespace render_test;
 namespace rh = hschool::render::hns;
 namespace json = boost::json;
 
-hns::Sim started_certification() {
-    hns::Sim sim = make_sim("certification", 42);
-    join_six(sim);
-    step(sim);
-    return sim;
-}
-
 json::object chrome(const hns::Sim& sim, const rh::ChromeExtras& extras = {}) {
     return json::parse(rh::chrome_label(sim, extras)).as_object();
 }
@@ -104,10 +97,7 @@ TEST(Chrome, OurReplayKeysCarryTheTransportAndTheMismatch) {
 
 TEST(Chrome, LocksHoldsAndTheHuntShowInTheState) {
     hns::Sim sim = started_certification();
-    sim.place_player(2, 130, 340);  // facing box4 (index 3)
-    std::vector<std::uint8_t> lock(6, 0);
-    lock[2] = hns::kBtnA;
-    step(sim, lock);
+    lock_box4_by_slot2(sim);
     ASSERT_EQ(sim.objects()[3].lockedBy, hns::LockOwner::Hiders);
     auto state = chrome(sim);
     EXPECT_EQ(state.at("objects").as_array()[3].at("locked").as_string(), "hiders");

@@ -15,13 +15,6 @@ namespace {
 using namespace render_test;
 namespace rh = hschool::render::hns;
 
-hns::Sim started_certification() {
-    hns::Sim sim = make_sim("certification", 42);
-    join_six(sim);
-    step(sim);
-    return sim;
-}
-
 TEST(GlobalStream, FirstFrameIsTheHeaderThenBandZeroAndItsObject) {
     hns::Sim sim = started_certification();
     rh::Stream stream;

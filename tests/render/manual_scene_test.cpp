@@ -17,13 +17,6 @@ namespace {
 using namespace render_test;
 namespace rh = hschool::render::hns;
 
-hns::Sim started_certification() {
-    hns::Sim sim = make_sim("certification", 42);
-    join_six(sim);
-    step(sim);
-    return sim;
-}
-
 // What a client holds after applying frames: placed objects by id, sprites by id.
 struct Client {
     std::map<int, sv::DefineObject> objects;
@@ -104,10 +97,7 @@ TEST(ManualStream, FirstFrameIsThePlayerHeaderThenTheRoomAtOneScaleOnce) {
 
 TEST(ManualStream, ObjectsAndPadlocksCarryTheGlobalIdsAndLabelsAtOneScale) {
     hns::Sim sim = started_certification();
-    sim.place_player(2, 130, 340);  // facing box4 (index 3)
-    std::vector<std::uint8_t> lock(6, 0);
-    lock[2] = hns::kBtnA;
-    step(sim, lock);
+    lock_box4_by_slot2(sim);
     ASSERT_EQ(sim.objects()[3].lockedBy, hns::LockOwner::Hiders);
     for (const int viewer : {0, 1}) {  // a hider, and a seeker frozen in prep: both see the furniture
         SCOPED_TRACE(viewer);

@@ -40,6 +40,22 @@ inline void step(hns::Sim& sim, std::vector<std::uint8_t> masks = {}, std::vecto
     sim.step(cur, before);
 }
 
+// The certification deal (seed 42) with six seats, one step in: the state most tests start from.
+inline hns::Sim started_certification() {
+    hns::Sim sim = make_sim("certification", 42);
+    join_six(sim);
+    step(sim);
+    return sim;
+}
+
+// Slot 2 (a hider) locks box4 (object index 3): the lock most stream tests look at.
+inline void lock_box4_by_slot2(hns::Sim& sim) {
+    sim.place_player(2, 130, 340);  // facing box4
+    std::vector<std::uint8_t> lock(6, 0);
+    lock[2] = hns::kBtnA;
+    step(sim, lock);
+}
+
 inline std::string hex(const Bytes& bytes, std::size_t from = 0, std::size_t count = std::string::npos) {
     std::string out;
     for (std::size_t i = from; i < bytes.size() && i - from < count; ++i) {

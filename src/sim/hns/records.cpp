@@ -3,6 +3,20 @@
 #include <boost/json.hpp>
 
 namespace hschool::sim::hns {
+namespace {
+
+// The keys every per-seat turn record starts with.
+boost::json::object seat_turn_record(const char* kind, const Sim& sim, int slot, int turn) {
+    boost::json::object o;
+    o["k"] = kind;
+    o["game"] = sim.game_index() + 1;
+    o["turn"] = turn;
+    o["slot"] = slot;
+    o["alias"] = sim.alias(slot);
+    return o;
+}
+
+}  // namespace
 
 std::string register_record(int slot, std::string_view policy, std::string_view kind, std::string_view baseline) {
     boost::json::object o;
@@ -17,12 +31,7 @@ std::string register_record(int slot, std::string_view policy, std::string_view 
 
 std::string directive_record(const Sim& sim, int slot, int turn, const Order& order, std::string_view result,
                              std::string_view source, long long latency_ms) {
-    boost::json::object o;
-    o["k"] = "directive";
-    o["game"] = sim.game_index() + 1;
-    o["turn"] = turn;
-    o["slot"] = slot;
-    o["alias"] = sim.alias(slot);
+    boost::json::object o = seat_turn_record("directive", sim, slot, turn);
     o["source"] = source;
     o["latency_ms"] = latency_ms;
     o["intent"] = intent_text(order.intent);
@@ -37,12 +46,7 @@ std::string directive_record(const Sim& sim, int slot, int turn, const Order& or
 }
 
 std::string fallback_record(const Sim& sim, int slot, int turn, std::string_view cause) {
-    boost::json::object o;
-    o["k"] = "fallback";
-    o["game"] = sim.game_index() + 1;
-    o["turn"] = turn;
-    o["slot"] = slot;
-    o["alias"] = sim.alias(slot);
+    boost::json::object o = seat_turn_record("fallback", sim, slot, turn);
     o["cause"] = cause;
     return boost::json::serialize(o);
 }
