@@ -22,6 +22,7 @@ Bytes compress_rgba(ByteView rgba) {
     std::size_t length = 0;
     snappy::RawCompress(chars(rgba), rgba.size(), reinterpret_cast<char*>(block.data()), &length);
     block.resize(length);
+    block.shrink_to_fit();  // MaxCompressedLength is far above the real size; cached blocks live long
     return block;
 }
 

@@ -15,6 +15,7 @@ namespace {
 
 std::mutex g_mutex;
 std::unordered_map<std::string, Block> g_blocks;
+std::size_t g_bytes = 0;  // compressed bytes held by g_blocks
 std::atomic<std::size_t> g_compressed{0};
 
 Block compress(const Canvas& canvas) {
@@ -30,8 +31,10 @@ Block cached(const std::string& key, const std::function<Canvas()>& draw) {
     }
     Block block = compress(draw());
     std::lock_guard lock(g_mutex);
-    if (g_blocks.size() >= kMaxCachedBlocks) return block;
-    return g_blocks.emplace(key, std::move(block)).first->second;
+    if (g_blocks.size() >= kMaxCachedBlocks || g_bytes + block->size() > kMaxCachedBytes) return block;
+    auto [it, inserted] = g_blocks.emplace(key, std::move(block));
+    if (inserted) g_bytes += it->second->size();
+    return it->second;
 }
 
 std::string key_of(std::initializer_list<int> parts, const char* family) {
@@ -47,8 +50,9 @@ Block cog_block(sim::hns::Team team, int rot, int scale) {
 }
 
 Block cone_block(int aim_brads, bool seeker, int range, int cone_deg, int scale) {
-    return cached(key_of({aim_brads & 255, seeker ? 1 : 0, range, cone_deg, scale}, "cone"),
-                  [&] { return draw_cone(aim_brads, seeker, range, cone_deg, scale); });
+    const int art_aim = ((aim_brads + kConeArtStepBrads / 2) / kConeArtStepBrads * kConeArtStepBrads) & 255;
+    return cached(key_of({art_aim, seeker ? 1 : 0, range, cone_deg, scale}, "cone"),
+                  [&] { return draw_cone(art_aim, seeker, range, cone_deg, scale); });
 }
 
 Block object_block(sim::hns::ObjectKind kind, int w, int h, sim::hns::LockOwner locked_by, int scale) {

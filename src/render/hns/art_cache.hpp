@@ -14,8 +14,13 @@ namespace hschool::render::hns {
 
 using Block = std::shared_ptr<const protocol::Bytes>;
 
-// Bounds the cache so hostile configs (many room documents, many cone sizes) cannot grow it forever.
+// Bounds the cache so hostile configs (many room documents, many cone sizes) cannot grow it forever:
+// past either bound, blocks are still built, just not kept.
 inline constexpr std::size_t kMaxCachedBlocks = 4096;
+inline constexpr std::size_t kMaxCachedBytes = 256u << 20;
+// Cone pixels are drawn for every this many brads of aim (64 directions): a cone's label carries the
+// exact aim (the contract), its pixels are decoration, and a 2× cone costs ~10 ms to draw.
+inline constexpr int kConeArtStepBrads = 4;
 
 Block cog_block(sim::hns::Team team, int rot, int scale);
 Block cone_block(int aim_brads, bool seeker, int range, int cone_deg, int scale);

@@ -1,0 +1,36 @@
+// The shared art: blocks are built once, hold no slack, and cone pixels follow 64 directions.
+#include <gtest/gtest.h>
+
+#include "render/hns/art_cache.hpp"
+
+namespace {
+
+namespace rh = hschool::render::hns;
+using hschool::sim::hns::Team;
+
+TEST(ArtCache, ConesWithinOneArtStepShareOneBlockAndFarAimsDoNot) {
+    const auto a = rh::cone_block(64, true, 340, 35, 1);
+    const auto b = rh::cone_block(65, true, 340, 35, 1);  // rounds to the same 4-brad direction
+    const auto c = rh::cone_block(72, true, 340, 35, 1);
+    EXPECT_EQ(a.get(), b.get());
+    EXPECT_NE(a.get(), c.get());
+    EXPECT_NE(a.get(), rh::cone_block(64, false, 340, 35, 1).get());  // the other team's colour
+    EXPECT_EQ(rh::cone_block(254, true, 340, 35, 1).get(), rh::cone_block(0, true, 340, 35, 1).get());  // wraps
+}
+
+TEST(ArtCache, CompressedBlocksKeepNoSpareCapacity) {
+    // Snappy needs a worst-case buffer while compressing; a kept block must not keep it (a 2× cone
+    // kept 24× its size before).
+    for (const auto& block : {rh::cone_block(128, false, 340, 35, 2), rh::cog_block(Team::Red, 3, 2), rh::padlock_block(2)}) {
+        EXPECT_EQ(block->capacity(), block->size());
+    }
+}
+
+TEST(ArtCache, ARepeatedRequestCompressesNothingNew) {
+    (void)rh::cog_block(Team::Blue, 5, 1);
+    const auto before = rh::blocks_compressed();
+    for (int i = 0; i < 10; ++i) (void)rh::cog_block(Team::Blue, 5, 1);
+    EXPECT_EQ(rh::blocks_compressed(), before);
+}
+
+}  // namespace
