@@ -8,6 +8,10 @@ export default defineConfig({
     proxy: {
       '/api': { target: DEV_SERVER, changeOrigin: true },
       '/ws': { target: DEV_SERVER, ws: true, changeOrigin: true },
+      // Hide-and-seek's Sprite v1 sockets (the reference's paths).
+      '/global': { target: DEV_SERVER, ws: true, changeOrigin: true },
+      '/player': { target: DEV_SERVER, ws: true, changeOrigin: true },
+      '/replay': { target: DEV_SERVER, ws: true, changeOrigin: true },
     },
   },
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 1500 },

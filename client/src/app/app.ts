@@ -4,6 +4,11 @@ import { language, onLanguageChange, setLanguage, t } from '../i18n/i18n';
 import type { Language, MessageKey } from '../i18n/i18n';
 import { h, replaceChildren } from '../ui/dom';
 import { ArenaView } from '../views/arenaView';
+import { HnsMatchesView } from '../views/hnsMatchesView';
+import { HnsPlayView } from '../views/hnsPlayView';
+import { HnsReplayView } from '../views/hnsReplayView';
+import { HnsResultsView } from '../views/hnsResultsView';
+import { HnsWatchView } from '../views/hnsWatchView';
 import { MenuView } from '../views/menuView';
 import { SchoolView } from '../views/schoolView';
 import type { View } from '../views/view';
@@ -43,7 +48,7 @@ export class App {
     this.route = next;
     this.view?.destroy();
     noteNavigation();
-    this.view = next.name === 'school' ? new SchoolView(next.id) : next.name === 'arena' ? new ArenaView() : new MenuView();
+    this.view = createView(next);
     replaceChildren(this.main, this.view.element);
     this.renderChrome();
   }
@@ -59,8 +64,9 @@ export class App {
       this.header,
       h('a', { href: '#/', class: 'brand', text: t('app.title') }),
       h('nav', { 'aria-label': t('app.title') },
-        navLink('#/', 'nav.schools', this.route.name !== 'arena', 'nav-schools'),
+        navLink('#/', 'nav.schools', this.route.name === 'menu' || this.route.name === 'school', 'nav-schools'),
         navLink('#/arena', 'nav.arena', this.route.name === 'arena', 'nav-arena'),
+        navLink('#/hns', 'nav.hns', this.route.name.startsWith('hns'), 'nav-hns'),
       ),
       h('div', { class: 'lang-switch', role: 'group', 'aria-label': t('lang.label') },
         LANGUAGES.map((lang: Language) => h('button', {
@@ -89,5 +95,18 @@ export class App {
         h('button', { type: 'button', class: 'icon-button', 'aria-label': t('common.close'), text: '×', onclick: () => clearNotice() }),
       ),
     );
+  }
+}
+
+function createView(route: Route): View {
+  switch (route.name) {
+    case 'menu': return new MenuView();
+    case 'school': return new SchoolView(route.id);
+    case 'arena': return new ArenaView();
+    case 'hns': return new HnsMatchesView();
+    case 'hnsWatch': return new HnsWatchView(route.match);
+    case 'hnsPlay': return new HnsPlayView(route.match, route.slot);
+    case 'hnsReplay': return new HnsReplayView(route.match);
+    case 'hnsResults': return new HnsResultsView(route.match);
   }
 }

@@ -1,11 +1,33 @@
-// Hash routes: #/ the menu, #/school/3 a school, #/arena the arena.
-export type Route = { name: 'menu' } | { name: 'school'; id: number } | { name: 'arena' };
+// Hash routes: #/ the menu, #/school/3 a school, #/arena the arena, #/hns hide-and-seek matches,
+// #/hns/watch/m3, #/hns/play/m3/0 (a seat), #/hns/replay/m3 and #/hns/results/m3.
+export type Route =
+  | { name: 'menu' }
+  | { name: 'school'; id: number }
+  | { name: 'arena' }
+  | { name: 'hns' }
+  | { name: 'hnsWatch'; match: string }
+  | { name: 'hnsPlay'; match: string; slot: number }
+  | { name: 'hnsReplay'; match: string }
+  | { name: 'hnsResults'; match: string };
+
+// Match ids are short server tokens ("m3"); anything else is not a route.
+const MATCH_ID = '([A-Za-z0-9_-]{1,64})';
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '') || '/';
   const school = /^\/school\/(-?\d+)\/?$/.exec(path);
   if (school) return { name: 'school', id: Number(school[1]) };
   if (/^\/arena\/?$/.test(path)) return { name: 'arena' };
+  if (/^\/hns\/?$/.test(path)) return { name: 'hns' };
+  const play = new RegExp(`^/hns/play/${MATCH_ID}/(\\d{1,2})/?$`).exec(path);
+  if (play) return { name: 'hnsPlay', match: play[1]!, slot: Number(play[2]) };
+  const other = new RegExp(`^/hns/(watch|replay|results)/${MATCH_ID}/?$`).exec(path);
+  if (other) {
+    const match = other[2]!;
+    if (other[1] === 'watch') return { name: 'hnsWatch', match };
+    if (other[1] === 'replay') return { name: 'hnsReplay', match };
+    return { name: 'hnsResults', match };
+  }
   return { name: 'menu' };
 }
 
@@ -14,6 +36,11 @@ export function routeHash(route: Route): string {
     case 'menu': return '#/';
     case 'school': return `#/school/${route.id}`;
     case 'arena': return '#/arena';
+    case 'hns': return '#/hns';
+    case 'hnsWatch': return `#/hns/watch/${route.match}`;
+    case 'hnsPlay': return `#/hns/play/${route.match}/${route.slot}`;
+    case 'hnsReplay': return `#/hns/replay/${route.match}`;
+    case 'hnsResults': return `#/hns/results/${route.match}`;
   }
 }
 

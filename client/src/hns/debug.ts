@@ -1,0 +1,64 @@
+// Read-only state of the hide-and-seek pages for end-to-end tests and the measuring script:
+// window.__hns returns a fresh copy on every read (like window.__hschool for the other views).
+export interface HnsDebugState {
+  view: 'matches' | 'watch' | 'play' | 'replay' | 'results' | null;
+  match: string | null;
+  connection: string;
+  messages: number; // Sprite v1 WebSocket messages applied
+  received: number; // Sprite v1 WebSocket messages received (ahead of `messages` while queued)
+  applyMs: number; // time spent decoding and applying them
+  frames: number; // board frames drawn
+  drawMs: number; // time spent drawing them
+  tick: number | null; // the match tick: REST for live views, the chrome for the replay
+  end: number | null;
+  paused: boolean | null;
+  speed: number | null;
+  mismatch: { tick: number; expected: string; got: string } | null;
+  cogs: Array<{ slot: number; x: number; y: number; side: string | null }>;
+  own: { slot: number; x: number; y: number; aim: number | null; side: string | null } | null;
+  mask: number;
+  ended: string | null;
+  matches: Array<{ id: string; phase: string; tick: number }>;
+}
+
+const empty = (): HnsDebugState => ({
+  view: null,
+  match: null,
+  connection: 'closed',
+  messages: 0,
+  received: 0,
+  applyMs: 0,
+  frames: 0,
+  drawMs: 0,
+  tick: null,
+  end: null,
+  paused: null,
+  speed: null,
+  mismatch: null,
+  cogs: [],
+  own: null,
+  mask: 0,
+  ended: null,
+  matches: [],
+});
+
+let state = empty();
+let installed = false;
+
+export function resetHnsDebug(view: HnsDebugState['view'], match: string | null = null): void {
+  state = { ...empty(), view, match };
+  install();
+}
+
+export function updateHnsDebug(patch: Partial<HnsDebugState>): void {
+  Object.assign(state, patch);
+}
+
+function install(): void {
+  if (installed || typeof window === 'undefined') return;
+  installed = true;
+  Object.defineProperty(window, '__hns', {
+    configurable: true,
+    get: () => JSON.parse(JSON.stringify(state)) as HnsDebugState,
+  });
+}

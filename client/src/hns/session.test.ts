@@ -1,0 +1,143 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FakeWebSocket } from '../net/fakeWebSocket.testing';
+import type { ConnectionState } from '../net/reconnectingSocket';
+import { mapLayer, object, packet, solid } from '../sprite/fixtures.testing';
+import { decodeClient } from '../sprite/protocol';
+import { MAX_QUEUED_MESSAGES, SpriteSession, endReasonForClose, hnsSocketUrl } from './session';
+import type { EndReason } from './session';
+
+describe('hide-and-seek socket URLs', () => {
+  it('builds ws and wss URLs with the query', () => {
+    expect(hnsSocketUrl('/global', { match: 'm3' }, { protocol: 'http:', host: '127.0.0.1:8080' })).toBe('ws://127.0.0.1:8080/global?match=m3');
+    expect(hnsSocketUrl('/player', { match: 'm3', slot: 0, name: 'Ann Lee' }, { protocol: 'https:', host: 'h' })).toBe('wss://h/player?match=m3&slot=0&name=Ann+Lee');
+  });
+
+  it('ends on match over, gone and refused, and retries anything else', () => {
+    expect([1000, 1001, 1007, 1008].map((code) => endReasonForClose(code))).toEqual(['over', 'gone', 'refused', 'refused']);
+    expect([1006, 1011, 1013].map((code) => endReasonForClose(code))).toEqual([null, null, null]);
+    expect(endReasonForClose(1008, false)).toBeNull();
+  });
+});
+
+describe('SpriteSession', () => {
+  let states: ConnectionState[];
+  let ended: EndReason[];
+  let applied: number;
+  let session: SpriteSession;
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    FakeWebSocket.instances = [];
+    vi.stubGlobal('WebSocket', FakeWebSocket);
+    states = [];
+    ended = [];
+    applied = 0;
+    session = new SpriteSession('ws://h/player?match=m1&slot=0', {
+      onConnection: (s) => states.push(s),
+      onOpen: (sendText) => sendText('{"type":"register","mode":"manual"}'),
+      onApplied: () => applied++,
+      onEnd: (reason) => ended.push(reason),
+    });
+    session.start();
+  });
+
+  afterEach(() => {
+    session.stop();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  const fake = () => FakeWebSocket.instances.at(-1)!;
+  const sent = () => fake().sent.map((frame) => {
+    const decoded = decodeClient(frame);
+    if (!decoded.ok) throw new Error(decoded.error);
+    return decoded.messages;
+  });
+
+  it('registers on every connection and sends masks as 0x84', () => {
+    fake().accept();
+    expect(session.sendMask(0x09)).toBe(true);
+    expect(sent()).toEqual([[{ type: 'InputText', text: '{"type":"register","mode":"manual"}' }], [{ type: 'PlayerInput', mask: 0x09 }]]);
+    fake().drop(1006);
+    expect(states.at(-1)).toMatchObject({ phase: 'waiting', closeCode: 1006 });
+    expect(session.sendMask(1)).toBe(false);
+    vi.advanceTimersByTime(20_000);
+    fake().accept();
+    expect(sent()).toEqual([[{ type: 'InputText', text: '{"type":"register","mode":"manual"}' }]]);
+  });
+
+  it('applies frames to the retained world, empty ones included', () => {
+    fake().accept();
+    fake().deliver(packet(...mapLayer(720, 400), solid(100, 72, 72, [1, 2, 3, 255], 'cog HIDER own aim 0'), object(1000, 44, 44, 80, 100)));
+    fake().deliver(new Uint8Array(0));
+    expect(applied).toBe(0); // waiting for the next display frame (here: the fallback timer)
+    vi.advanceTimersByTime(0);
+    expect(applied).toBe(1);
+    expect(session.stream.messages).toBe(2);
+    expect(session.received).toBe(2);
+    expect(session.stream.world.objects.get(1000)).toMatchObject({ x: 44, y: 44 });
+  });
+
+  it('applies at once when many messages are waiting', () => {
+    fake().accept();
+    fake().deliver(packet(...mapLayer(720, 400)));
+    for (let i = 1; i < MAX_QUEUED_MESSAGES; i++) fake().deliver(new Uint8Array(0));
+    expect(session.stream.messages).toBe(MAX_QUEUED_MESSAGES);
+  });
+
+  it('keeps retrying a spectator dropped with 1008 when told to', async () => {
+    const spectator = new SpriteSession('ws://h/global?match=m1', { onConnection: () => {}, onApplied: () => {}, onEnd: (r) => ended.push(r) }, { policyIsFinal: false });
+    spectator.start();
+    fake().accept();
+    fake().drop(1008);
+    expect(ended).toEqual([]);
+    vi.advanceTimersByTime(20_000);
+    expect(FakeWebSocket.instances.at(-1)!.readyState).toBe(FakeWebSocket.CONNECTING);
+    spectator.stop();
+  });
+
+  it('stops for good when the match is over, without reconnecting', async () => {
+    fake().accept();
+    fake().drop(1000);
+    expect(ended).toEqual(['over']);
+    await Promise.resolve();
+    expect(states.at(-1)).toEqual({ phase: 'closed' });
+    vi.advanceTimersByTime(60_000);
+    expect(FakeWebSocket.instances).toHaveLength(1);
+  });
+
+  it('stops with an error on a malformed message', async () => {
+    fake().accept();
+    fake().deliver(Uint8Array.of(0x7f));
+    session.flush();
+    expect(ended).toEqual(['malformed']);
+    expect(session.isEnded).toBe(true);
+    await Promise.resolve();
+    expect(fake().readyState).toBe(FakeWebSocket.CLOSED);
+  });
+});
+
+describe('SpriteSession with big sprites', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows a big sprite at once, holds back its redefinitions, and always lands the latest', async () => {
+    FakeWebSocket.instances = [];
+    vi.stubGlobal('WebSocket', FakeWebSocket);
+    const session = new SpriteSession('ws://h/global?match=m1', { onConnection: () => {}, onApplied: () => {}, onEnd: () => {} });
+    session.start();
+    const socket = FakeWebSocket.instances.at(-1)!;
+    socket.accept();
+    const cone = (n: number) => solid(2400, 512, 512, [n, 0, 0, 255], `vision cone 0 aim ${n}`);
+    socket.deliver(packet(...mapLayer(1440, 800), cone(1), object(2500, 0, 0, -900, 2400)));
+    session.flush();
+    expect(session.stream.world.sprites.get(2400)!.label).toBe('vision cone 0 aim 1');
+    for (let n = 2; n <= 6; n++) {
+      socket.deliver(packet(cone(n), object(2500, n, 0, -900, 2400)));
+      session.flush();
+    }
+    expect(session.stream.world.objects.get(2500)!.x).toBe(6); // everything else is never held back
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(session.stream.world.sprites.get(2400)!.label).toBe('vision cone 0 aim 6');
+    session.stop();
+  });
+});

@@ -1,0 +1,250 @@
+// A finished match re-stepped by the server (/replay): transport keys as buttons (§2.8), a seek bar in
+// ticks, the chrome sprite 4090 for tick, end, speed and pause (§4.5), and a loud notice if the server
+// reports that a re-stepped tick's hash differs from the recorded one.
+import { updateDebug } from '../app/debugState';
+import { getMatch } from '../hns/api';
+import type { MatchDetail } from '../hns/api';
+import { resetHnsDebug, updateHnsDebug } from '../hns/debug';
+import { chromeStageKey } from '../hns/format';
+import { readBoard, readReplayChrome } from '../hns/labels';
+import type { ReplayChrome } from '../hns/labels';
+import { seekCommand } from '../hns/replay';
+import { SpriteSession, hnsSocketUrl } from '../hns/session';
+import type { EndReason } from '../hns/session';
+import { HnsStage } from '../hns/stage';
+import { END_KEYS, Scoreboard, boardText, resultsTables, setText } from '../hns/ui';
+import { onLanguageChange, t } from '../i18n/i18n';
+import type { MessageKey } from '../i18n/i18n';
+import { ConnectionBanner } from '../ui/connectionBanner';
+import { h, replaceChildren } from '../ui/dom';
+import type { View } from './view';
+
+const CHROME_READ_MS = 100;
+
+export class HnsReplayView implements View {
+  readonly element = h('section', { class: 'view hns-view', 'aria-labelledby': 'hns-replay-heading', 'data-testid': 'hns-replay' });
+  private readonly session: SpriteSession;
+  private readonly banner: ConnectionBanner;
+  private readonly scoreboard = new Scoreboard();
+  private readonly canvasHost = h('div', { class: 'hns-canvas', 'data-testid': 'hns-stage' });
+  private readonly mismatch = h('div', { class: 'mismatch', role: 'alert', 'data-testid': 'hns-mismatch', hidden: true });
+  private readonly endNote = h('div', { class: 'note note-warning', role: 'status', 'data-testid': 'hns-ended', hidden: true });
+  private readonly tickReadout = h('span', { class: 'tick-readout', 'data-testid': 'replay-tick', 'aria-live': 'off' });
+  private readonly speedReadout = h('span', { class: 'muted', 'data-testid': 'replay-speed' });
+  private readonly playPause: HTMLButtonElement;
+  private readonly seekBar: HTMLInputElement;
+  private readonly seekInput: HTMLInputElement;
+  private readonly resultsHost = h('div', { class: 'hns-section' });
+  private readonly stage: HnsStage;
+  private readonly timer: ReturnType<typeof setInterval>;
+  private readonly unsubscribe: () => void;
+  private chrome: ReplayChrome | null = null;
+  private match: MatchDetail | null = null;
+  private ended: EndReason | null = null;
+  private dragging = false;
+  private mismatchSeen: ReplayChrome['mismatch'] = null; // sticky: a mismatch stays on screen once reported
+  private destroyed = false;
+
+  constructor(private readonly matchId: string) {
+    resetHnsDebug('replay', matchId);
+    updateDebug({ view: 'hns-replay', school: null, arena: null });
+    this.banner = new ConnectionBanner(() => this.session.retryNow());
+    this.session = new SpriteSession(hnsSocketUrl('/replay', { match: matchId }), {
+      onConnection: (state) => {
+        this.banner.update(state);
+        updateHnsDebug({ connection: state.phase });
+      },
+      onApplied: () => updateHnsDebug({ messages: this.session.stream.messages, received: this.session.received, applyMs: this.session.applyMs }),
+      onEnd: (reason) => {
+        this.ended = reason;
+        updateHnsDebug({ ended: reason, connection: 'closed' });
+        this.paintEnd();
+      },
+   }, { policyIsFinal: false });
+    this.playPause = h('button', {
+      type: 'button',
+      class: 'button button-primary',
+      'data-testid': 'replay-play-pause',
+      // Explicit play or pause from the last chrome, so a double click never toggles twice.
+      onclick: () => this.send(this.chrome?.paused === false ? 'P' : 'p'),
+    });
+    this.seekBar = h('input', {
+      type: 'range',
+      class: 'replay-seek',
+      min: 0,
+      max: 0,
+      step: 1,
+      value: 0,
+      'data-testid': 'replay-seek',
+      oninput: () => {
+        this.dragging = true;
+        this.paintTick(Number(this.seekBar.value));
+      },
+      onchange: () => {
+        this.dragging = false;
+        this.seek(Number(this.seekBar.value));
+      },
+    });
+    this.seekInput = h('input', { type: 'number', class: 'input input-small', min: 0, step: 1, 'data-testid': 'replay-seek-tick', style: 'width: 7em' });
+    this.stage = new HnsStage(this.session.stream.world, this.canvasHost, 'hns-canvas');
+    this.unsubscribe = onLanguageChange(() => this.render());
+    this.render();
+    this.session.start();
+    this.timer = setInterval(() => this.readChrome(), CHROME_READ_MS);
+    void this.loadMatch();
+  }
+
+  destroy(): void {
+    this.destroyed = true;
+    clearInterval(this.timer);
+    this.unsubscribe();
+    this.session.stop();
+    this.banner.destroy();
+    this.stage.destroy();
+  }
+
+  private async loadMatch(): Promise<void> {
+    const result = await getMatch(this.matchId);
+    if (this.destroyed || !result.ok) return;
+    this.match = result.data;
+    this.paintResults();
+  }
+
+  private send(text: string): void {
+    this.session.sendText(text);
+  }
+
+  private seek(tick: number): void {
+    const command = seekCommand(tick, this.chrome?.end ?? null);
+    if (command) this.send(command);
+  }
+
+  private readChrome(): void {
+    const chrome = readReplayChrome(this.session.stream.world);
+    const board = readBoard(this.session.stream.world);
+    this.chrome = chrome;
+    updateHnsDebug({
+      frames: this.stage.frames,
+      drawMs: this.stage.drawMs,
+      received: this.session.received,
+      tick: chrome?.tick ?? null,
+      end: chrome?.end ?? null,
+      paused: chrome?.paused ?? null,
+      speed: chrome?.speed ?? null,
+      mismatch: chrome?.mismatch ?? this.mismatchSeen,
+      cogs: board.cogs.map((c) => ({ slot: c.slot, x: c.x, y: c.y, side: c.side })),
+    });
+    this.paintChrome();
+    setText(this.scoreboard.extra, boardText(board, []));
+  }
+
+  private render(): void {
+    this.banner.render();
+    this.scoreboard.relabel();
+    const button = (testId: string, key: MessageKey, command: string, text?: string) => h('button', {
+      type: 'button',
+      class: 'button button-small',
+      'data-testid': testId,
+      'aria-label': text ? t(key) : undefined,
+      title: t(key),
+      text: text ?? t(key),
+      onclick: () => this.send(command),
+    });
+    replaceChildren(this.element,
+      h('div', { class: 'hns-header' },
+        h('h1', { id: 'hns-replay-heading', text: t('hns.replayHeading', { id: this.matchId }) }),
+        h('a', { href: '#/hns', class: 'nav-link', text: t('hns.back') }),
+      ),
+      this.banner.element,
+      this.mismatch,
+      this.endNote,
+      this.scoreboard.element,
+      h('div', { class: 'hns-toolbar', role: 'group', 'aria-label': t('hns.replay.transport') },
+        button('replay-restart', 'hns.replay.restart', ','),
+        button('replay-back', 'hns.replay.back', 'b', '−1'),
+        this.playPause,
+        button('replay-forward', 'hns.replay.forward', '.', '+120'),
+        button('replay-end', 'hns.replay.end', 'e', t('hns.replay.endShort')),
+        h('span', { class: 'speed-label', text: t('hns.speed') }),
+        button('replay-slower', 'hns.slower', '-', '−'),
+        this.speedReadout,
+        button('replay-faster', 'hns.faster', '+', '+'),
+      ),
+      h('div', { class: 'hns-toolbar' },
+        h('label', { class: 'visually-hidden', for: 'replay-seek', text: t('hns.replay.seek') }),
+        this.seekBar,
+        this.tickReadout,
+        h('form', {
+          class: 'hns-toolbar',
+          onsubmit: (e: Event) => {
+            e.preventDefault();
+            if (this.seekInput.value !== '') this.seek(Number(this.seekInput.value));
+          },
+        },
+        h('label', { text: t('hns.replay.goTo') }),
+        this.seekInput,
+        h('button', { type: 'submit', class: 'button button-small', 'data-testid': 'replay-go', text: t('hns.replay.go') }),
+        ),
+      ),
+      this.canvasHost,
+      this.resultsHost,
+    );
+    this.seekBar.id = 'replay-seek';
+    this.paintChrome();
+    this.paintEnd();
+    this.paintResults();
+  }
+
+  private paintTick(tick: number): void {
+    const end = this.chrome?.end;
+    setText(this.tickReadout, end !== null && end !== undefined ? t('hns.replay.tickOf', { tick, end }) : t('hns.replay.tick', { tick }));
+  }
+
+  private paintChrome(): void {
+    const chrome = this.chrome;
+    setText(this.playPause, chrome && !chrome.paused ? t('hns.replay.pause') : `▶ ${t('hns.replay.play')}`);
+    this.playPause.setAttribute('aria-pressed', chrome && !chrome.paused ? 'true' : 'false');
+    if (!chrome) {
+      setText(this.tickReadout, '—');
+      setText(this.speedReadout, '—');
+      return;
+    }
+    if (chrome.end !== null) {
+      this.seekBar.max = String(chrome.end);
+      this.seekInput.max = String(chrome.end);
+    }
+    if (!this.dragging) {
+      if (this.seekBar.value !== String(chrome.tick)) this.seekBar.value = String(chrome.tick);
+      this.paintTick(chrome.tick);
+    }
+    setText(this.speedReadout, chrome.speed !== null ? `${chrome.speed}×` : '—');
+    const stage = chromeStageKey(chrome.phase, chrome.matchPhase);
+    this.scoreboard.update({
+      stage: stage ? t(stage) : chrome.phase,
+      game: chrome.game,
+      games: chrome.games,
+      secondsLeft: chrome.phaseLeft,
+      tick: chrome.tick,
+      hidden: chrome.hidden,
+      seen: chrome.seen,
+    });
+    if (chrome.mismatch) this.mismatchSeen = chrome.mismatch;
+    const mismatch = this.mismatchSeen;
+    if (mismatch) {
+      this.mismatch.hidden = false;
+      setText(this.mismatch, t('hns.replay.mismatch', { tick: mismatch.tick, expected: mismatch.expected, got: mismatch.got }));
+    } else {
+      this.mismatch.hidden = true;
+    }
+  }
+
+  private paintEnd(): void {
+    this.endNote.hidden = !this.ended;
+    if (this.ended) setText(this.endNote, t(END_KEYS[this.ended]));
+  }
+
+  private paintResults(): void {
+    const results = this.match?.results;
+    replaceChildren(this.resultsHost, results ? [h('h2', { text: t('hns.results') }), resultsTables(results)] : null);
+  }
+}

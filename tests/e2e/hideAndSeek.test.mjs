@@ -1,0 +1,171 @@
+// Hide-and-seek in the browser: start a match of scripted seats and watch it move, take a seat by hand
+// and move the own cog with a held key, open a finished match's replay and seek; no console errors.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { launch, newPage, screenshot, serverUrl, waitUntil } from './support/browser.mjs';
+
+const MATCH_TIMEOUT_MS = 60_000; // a certification game's prep is 10 s of 24 Hz ticks, plus the lobby
+const MIN_MOVE = 8; // board pixels: more than rounding, less than one second of walking
+// A replay frame carries every vision cone (1364² RGBA each); software WebGL draws a few a second, so
+// transport answers can take a while to show.
+const REPLAY_STEP_MS = 45_000;
+// A short match to replay: one game of one prep and one hunt turn of 24 ticks.
+const SHORT_CONFIG = { maxGames: 1, turnTicks: 24, prepTurns: 1, huntTurns: 1, gameOverTicks: 24, startWaitTicks: 0 };
+
+let session;
+const created = [];
+
+async function api(method, path, body) {
+  const response = await fetch(`${serverUrl()}${path}`, {
+    method,
+    headers: body ? { 'Content-Type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+async function createMatch(body) {
+  const result = await api('POST', '/api/hns/matches', body);
+  assert.equal(result.status, 201, `POST /api/hns/matches ${JSON.stringify(body)}: ${JSON.stringify(result.body)}`);
+  created.push(result.body.id);
+  return result.body;
+}
+
+const hns = (page) => page.evaluate(() => window.__hns);
+
+before(async () => {
+  session = await launch();
+});
+after(async () => {
+  await session?.close();
+  // Stop what this file started and is still running; finished ones stay in the archive.
+  for (const id of created) {
+    const one = await api('GET', `/api/hns/matches/${id}`).catch(() => null);
+    if (one?.body && one.body.phase !== 'finished') await api('DELETE', `/api/hns/matches/${id}`).catch(() => {});
+  }
+});
+
+test('a match of scripted seats started from the page can be watched: the tick and the cogs move', { timeout: 120_000 }, async () => {
+  const { page, errors, context } = await newPage(session.browser);
+  await page.goto(`${serverUrl()}/#/hns`);
+  await page.getByTestId('hns-matches').waitFor();
+  await page.getByTestId('hns-variant').selectOption('certification');
+  await page.getByTestId('hns-bots').selectOption('6');
+  const before = new Set((await api('GET', '/api/hns/matches')).body.matches.map((m) => m.id));
+  await page.getByTestId('hns-create').click();
+  const row = await waitUntil(async () => {
+    const ids = (await hns(page)).matches.map((m) => m.id).filter((id) => !before.has(id));
+    return ids[0] ?? null;
+  }, { what: 'the new match in the list' });
+  created.push(row);
+  await screenshot(page, 'hns-matches');
+  await page.locator(`tr[data-match-id="${row}"]`).getByTestId('hns-watch').click();
+  await page.getByTestId('hns-watch').waitFor();
+
+  const first = await waitUntil(async () => {
+    const s = await hns(page);
+    return s.cogs.length === 6 && s.tick !== null ? s : null;
+  }, { timeoutMs: MATCH_TIMEOUT_MS, what: 'six cogs and a tick on the watch page' });
+  const moved = await waitUntil(async () => {
+    const s = await hns(page);
+    const movedCog = s.cogs.some((c) => {
+      const was = first.cogs.find((f) => f.slot === c.slot);
+      return was && Math.hypot(c.x - was.x, c.y - was.y) > MIN_MOVE;
+    });
+    return movedCog && s.tick > first.tick ? s : null;
+  }, { timeoutMs: MATCH_TIMEOUT_MS, what: 'a cog to move while the tick advances' });
+  assert.ok(moved.messages > 0);
+  const shownTick = Number(await page.getByTestId('score-tick').textContent());
+  assert.ok(shownTick >= first.tick, `the scoreboard shows the tick (${shownTick})`);
+  await page.getByTestId('hns-canvas').waitFor();
+  await screenshot(page, 'hns-watch');
+  assert.deepEqual(errors, [], 'no console errors while watching');
+  await context.close();
+});
+
+test('a manual seat moves its own cog while a key is held', { timeout: 120_000 }, async () => {
+  const match = await createMatch({ variant: 'certification', bots: 5 });
+  const { page, errors, context } = await newPage(session.browser);
+  await page.goto(`${serverUrl()}/#/hns`);
+  const seatButton = page.locator(`tr[data-match-id="${match.id}"]`).getByTestId('hns-take-seat');
+  await seatButton.first().waitFor();
+  assert.equal(await seatButton.first().getAttribute('data-slot'), '0');
+  await seatButton.first().click();
+  await page.getByTestId('hns-play').waitFor();
+  await page.getByTestId('hns-controls').waitFor();
+
+  const start = await waitUntil(async () => (await hns(page)).own, { timeoutMs: MATCH_TIMEOUT_MS, what: 'the own cog' });
+  assert.equal(start.slot, 0);
+  assert.equal(start.side, 'hider', 'slot 0 hides in game 1');
+  assert.match(await page.getByTestId('hns-side').textContent(), /Hider/);
+  // Seat 0 hides, and hiders may walk from the prep on: hold right until the cog has gone right.
+  await page.getByTestId('hns-stage').click();
+  await page.keyboard.down('ArrowRight');
+  let moved;
+  try {
+    moved = await waitUntil(async () => {
+      const s = await hns(page);
+      return s.own && s.own.x - start.x > MIN_MOVE ? s : null;
+    }, { timeoutMs: MATCH_TIMEOUT_MS, what: 'the own cog to move right' });
+    assert.equal(moved.mask & 0x08, 0x08, 'right is held in the mask');
+  } finally {
+    await page.keyboard.up('ArrowRight');
+  }
+  await waitUntil(async () => (await hns(page)).mask === 0, { what: 'the mask to clear on release' });
+  assert.ok((await page.getByTestId('hns-aim').textContent()).includes('°'), 'the aim is read from the label');
+  await screenshot(page, 'hns-play');
+  assert.deepEqual(errors, [], 'no console errors while playing');
+  await context.close();
+});
+
+test('a finished match replays, and seeking shows the tick sought', { timeout: 300_000 }, async () => {
+  let match = await api('POST', '/api/hns/matches', { variant: 'certification', bots: 6, config: SHORT_CONFIG });
+  if (match.status !== 201) match = await api('POST', '/api/hns/matches', { variant: 'certification', bots: 6 });
+  assert.equal(match.status, 201, JSON.stringify(match.body));
+  created.push(match.body.id);
+  const id = match.body.id;
+  await waitUntil(async () => (await api('GET', `/api/hns/matches/${id}`)).body?.phase === 'finished', {
+    timeoutMs: 120_000,
+    intervalMs: 500,
+    what: `match ${id} to finish`,
+  });
+
+  const { page, errors, context } = await newPage(session.browser);
+  await page.goto(`${serverUrl()}/#/hns`);
+  const replayButton = page.locator(`tr[data-match-id="${id}"]`).getByTestId('hns-replay');
+  await replayButton.waitFor();
+  await replayButton.click();
+  await page.getByTestId('hns-replay').waitFor();
+  const chrome = await waitUntil(async () => {
+    const s = await hns(page);
+    return s.tick !== null && s.end !== null ? s : null;
+  }, { timeoutMs: 30_000, what: 'the replay chrome' });
+  assert.ok(chrome.end > 10, `the replay has ticks (end ${chrome.end})`);
+
+  // Pause, then seek to a tick in the middle with the tick box, and see it.
+  if (!(await hns(page)).paused) await page.getByTestId('replay-play-pause').click();
+  await waitUntil(async () => (await hns(page)).paused === true, { timeoutMs: REPLAY_STEP_MS, what: 'the replay to pause' });
+  const target = Math.floor(chrome.end / 2);
+  await page.getByTestId('replay-seek-tick').fill(String(target));
+  await page.getByTestId('replay-go').click();
+  await waitUntil(async () => (await hns(page)).tick === target, { timeoutMs: REPLAY_STEP_MS, what: `the replay at tick ${target}` });
+  await waitUntil(async () => (await page.getByTestId('replay-tick').textContent()).includes(String(target)), { what: 'the tick shown' });
+  assert.equal(Number(await page.getByTestId('replay-seek').inputValue()), target, 'the seek bar follows');
+
+  // Step one tick back, then seek with the bar itself.
+  await page.getByTestId('replay-back').click();
+  await waitUntil(async () => (await hns(page)).tick === target - 1, { timeoutMs: REPLAY_STEP_MS, what: 'one tick back' });
+  await page.getByTestId('replay-seek').fill('5');
+  await waitUntil(async () => (await hns(page)).tick === 5, { timeoutMs: REPLAY_STEP_MS, what: 'the seek bar to seek' });
+  assert.equal((await hns(page)).mismatch, null, 'the replay matches its hashes');
+  assert.equal(await page.getByTestId('hns-mismatch').isVisible(), false);
+  await screenshot(page, 'hns-replay');
+
+  await page.goto(`${serverUrl()}/#/hns/results/${id}`);
+  await page.getByTestId('results-seats').waitFor();
+  assert.equal(await page.getByTestId('results-seat').count(), 6);
+  await screenshot(page, 'hns-results');
+  assert.deepEqual(errors, [], 'no console errors in the replay');
+  await context.close();
+});
