@@ -813,7 +813,7 @@ def scaling_tables(results):
     return "\n".join(lines)
 
 
-SECTIONS = ("micro", "floor", "startup", "load", "hostile", "peer", "syscalls", "hns")
+SECTIONS = ("micro", "floor", "startup", "load", "hostile", "peer", "syscalls", "hns", "hns-live")
 
 HNS_RUNS = 5  # whole matches per variant; the median is reported
 HNS_TARGET_TICKS_PER_S = 5000  # issue 11: a default match (~2,700 ticks) in under 0.5 s on one core
@@ -851,6 +851,99 @@ def hns_table(hns):
         rows.append(f"  {variant:<14} {r['final_tick']:>6} ticks in {r['match_seconds'] * 1000:7.1f} ms "
                     f"(CPU {r['cpu_seconds'] * 1000:6.1f} ms): {r['ticks_per_second']:>9,.0f} ticks/s  "
                     f"[target >= {HNS_TARGET_TICKS_PER_S:,}: {verdict}]")
+    return "\n".join(rows)
+
+
+# Hide-and-seek matches on the server (issue 12): each run gets its own server started with
+# --hns-max-matches 200. Seats: N default matches, six unregistered (scripted) seats each, 24 Hz;
+# spectate: one /global spectator of a match with six server bots; fast: one certification match
+# whose six seats answer every frame with 0x85 at once.
+HNS_LIVE = {"matches": 100, "seconds": 15, "warmup": 7, "repeats": 2, "spectate_seconds": 10, "fast_runs": 3,
+            "max_matches": "200", "slack_s": 120}
+HNS_LIVE_TARGETS = {"seats_server_cpu_pct": 100.0, "seats_interval_p99_ms": 50.0, "fast_ticks_per_s": 1000.0}
+
+
+def run_hns_tool(build, mods, mode, args, timeout):
+    """One hschool-load hns-* run against a fresh server; its JSON plus the load average around it."""
+    server = Server(build, mods, ["--hns-max-matches", HNS_LIVE["max_matches"]])
+    try:
+        cmd = [load_binary(build), mode, "--url", f"ws://127.0.0.1:{server.port}", "--server-pid", str(server.pid),
+               "--json-only"] + args
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        result = last_json(proc.stdout, {"error": f"no JSON from {' '.join(cmd)}: {proc.stderr[-500:]}"})
+        result["loadavg_1m_at_end"] = os.getloadavg()[0]
+        return result
+    finally:
+        server.stop()
+
+
+def run_hns_live(build, mods, quick=False):
+    h = HNS_LIVE
+    seconds = 6 if quick else h["seconds"]
+    out = {"seats": [], "spectate": [], "fast": []}
+    for i in range(1 if quick else h["repeats"]):
+        print(f"hns-live: {h['matches']} default matches x 6 scripted seats, 24 Hz, {seconds} s ({i + 1}) ...", file=sys.stderr)
+        out["seats"].append(run_hns_tool(build, mods, "hns-seats", ["--matches", str(h["matches"]), "--seconds", str(seconds),
+                                                                     "--warmup", str(h["warmup"])], seconds + h["warmup"] + h["slack_s"]))
+    print("hns-live: one /global spectator ...", file=sys.stderr)
+    spectate_s = 5 if quick else h["spectate_seconds"]
+    out["spectate"].append(run_hns_tool(build, mods, "hns-spectate", ["--seconds", str(spectate_s), "--warmup", str(h["warmup"])],
+                                        2 * spectate_s + h["warmup"] + h["slack_s"]))
+    for i in range(1 if quick else h["fast_runs"]):
+        print(f"hns-live: fast certification match ({i + 1}) ...", file=sys.stderr)
+        out["fast"].append(run_hns_tool(build, mods, "hns-fast", ["--timeout", "300"], 300 + h["slack_s"]))
+    return out
+
+
+def hns_live_table(live):
+    t = HNS_LIVE_TARGETS
+    g = lambda r, k: r.get(k, 0.0) or 0.0  # noqa: E731
+    rows = ["\nhide-and-seek matches on the server (fresh server per run, --hns-max-matches 200; "
+            "2 cores shared with the load generator)"]
+    for r in live.get("seats", []):
+        if "error" in r:
+            rows.append(f"  seats: error {r['error']}")
+            continue
+        rows.append(f"  {r['matches']} default matches x 6 scripted seats, 24 Hz, {r['window_s']:.0f} s: "
+                    f"{r['opened']}/{r['sockets']} seats, {g(r, 'frames_per_s'):,.0f} frames/s, {g(r, 'bytes_per_s') / 1e6:.2f} MB/s; "
+                    f"match ticks/s p50 {g(r, 'match_ticks_per_s_p50'):.2f} min {g(r, 'match_ticks_per_s_min'):.2f}")
+        rows.append(f"      frame interval ms p50 {g(r, 'interval_ms_p50'):.1f} p90 {g(r, 'interval_ms_p90'):.1f} "
+                    f"p99 {g(r, 'interval_ms_p99'):.1f} p99.9 {g(r, 'interval_ms_p999'):.1f} max {g(r, 'interval_ms_max'):.1f}; "
+                    f">50 ms {100 * g(r, 'share_over_50ms'):.2f} %, >62 ms {100 * g(r, 'share_over_62ms'):.2f} %; "
+                    f"each >62 ms arrival: late with it (±25 ms) {g(r, 'late_matches_together_p50'):.0f} matches (p50; p90 "
+                    f"{g(r, 'late_matches_together_p90'):.0f}) and {g(r, 'late_own_seats_together_p50'):.0f} of its own 6 seats")
+        rows.append(f"      server CPU {g(r, 'server_cpu_pct'):.1f} % of a core, RSS {g(r, 'server_rss_mib'):.1f} MiB "
+                    f"(peak {g(r, 'server_hwm_mib'):.1f}, {g(r, 'server_rss_before_mib'):.1f} before); load generator CPU "
+                    f"{g(r, 'loadgen_cpu_pct'):.1f} %; load average {g(r, 'loadavg_1m_at_start'):.1f} -> {g(r, 'loadavg_1m_at_end'):.1f}; "
+                    f"server threads waited for a CPU {g(r, 'server_runqueue_wait_ms_per_s'):.0f} ms/s "
+                    f"({g(r, 'server_runqueue_wait_us_per_slice'):.0f} us per timeslice)")
+        rows.append(f"      [target server CPU <= {t['seats_server_cpu_pct']:.0f} %: "
+                    f"{'met' if g(r, 'server_cpu_pct') <= t['seats_server_cpu_pct'] else 'NOT met'}] "
+                    f"[target p99 frame interval <= {t['seats_interval_p99_ms']:.0f} ms: "
+                    f"{'met' if 0 < g(r, 'interval_ms_p99') <= t['seats_interval_p99_ms'] else 'NOT met'}]")
+    for r in live.get("spectate", []):
+        if "error" in r:
+            rows.append(f"  spectate: error {r['error']}")
+            continue
+        a, w = r.get("without_spectator", {}), r.get("with_spectators", {})
+        rows.append(f"  one /global spectator of a default match with six bots: {g(w, 'bytes_per_s') / 1e6:.2f} MB/s, "
+                    f"{g(w, 'frames_per_s'):.1f} frames/s (mean {g(w, 'frame_bytes_mean') / 1e3:.0f} KB, first message "
+                    f"{g(w, 'first_message_bytes') / 1e3:.0f} KB); interval ms p50 {g(w, 'interval_ms_p50'):.1f} p99 {g(w, 'interval_ms_p99'):.1f}")
+        rows.append(f"      server CPU {g(a, 'server_cpu_pct'):.1f} % without, {g(w, 'server_cpu_pct'):.1f} % with; "
+                    f"RSS {g(a, 'server_rss_mib'):.1f} -> {g(w, 'server_rss_mib'):.1f} MiB (peak {g(w, 'server_hwm_mib'):.1f}); "
+                    f"match ticks/s {g(a, 'match_ticks_per_s'):.2f} without, {g(w, 'match_ticks_per_s'):.2f} with")
+    fast = [r for r in live.get("fast", []) if "error" not in r]
+    for r in live.get("fast", []):
+        if "error" in r:
+            rows.append(f"  fast: error {r['error']}")
+    if fast:
+        rates = [g(r, "ticks_per_s") for r in fast]
+        m = median(rates)
+        rows.append(f"  fast mode, certification, six seats answering 0x85: {fast[0].get('final_tick')} ticks; whole match "
+                    f"{', '.join('%.0f' % (g(r, 'match_wall_s') * 1000) for r in fast)} ms (POST to the last close 1000); "
+                    f"ticks/s {', '.join(f'{x:,.0f}' for x in rates)} (median {m:,.0f}); server CPU "
+                    f"{', '.join('%.0f' % g(r, 'server_cpu_pct') for r in fast)} %")
+        rows.append(f"      [target >= {t['fast_ticks_per_s']:,.0f} ticks/s: {'met' if m >= t['fast_ticks_per_s'] else 'NOT met'}]")
     return "\n".join(rows)
 
 
@@ -920,6 +1013,8 @@ def main():
         results["syscalls"] = run_syscalls(args.build, args.mods, peer_dir, args.peer_threads, args.baseline_build)
     if "hns" in sections:
         results["hns"] = run_hns(args.build, args.quick)
+    if "hns-live" in sections:
+        results["hns_live"] = run_hns_live(args.build, args.mods, args.quick)
     if "floor" in results and results["load"]:
         results["targets_table"] = targets_table(results)
     results["loadavg_at_end"] = os.getloadavg()
@@ -947,6 +1042,8 @@ def main():
         print(syscalls_table(results["syscalls"]))
     if results.get("hns"):
         print(hns_table(results["hns"]))
+    if results.get("hns_live"):
+        print(hns_live_table(results["hns_live"]))
     if "targets_table" in results:
         print("\ntargets")
         for row in results["targets_table"]:

@@ -7,7 +7,7 @@
 
 namespace hschool::load {
 
-enum class Scenario { Arena, Schools, Idle, Flood };
+enum class Scenario { Arena, Schools, Idle, Flood, Hns };
 
 inline constexpr auto kInputPeriod = std::chrono::microseconds(1'000'000 / 30);  // arena bots send inputs at 30 Hz
 inline constexpr int kTimerTicksPerSecond = 30;                                   // the driver's timer rate

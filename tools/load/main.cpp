@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "flood.hpp"
+#include "hns_load.hpp"
 #include "http_client.hpp"
 #include "options.hpp"
 #include "report.hpp"
@@ -68,6 +69,14 @@ int main(int argc, char** argv) {
         if (!o.label.empty()) summary["label"] = o.label;
         std::cout << boost::json::serialize(summary) << std::endl;
         if (!o.json_only) print_flood_table(summary, std::cerr);
+        return summary.contains("error") ? 1 : 0;
+    }
+
+    if (o.plan.scenario == Scenario::Hns) {
+        auto summary = run_hns(o.hns);
+        if (!o.label.empty()) summary["label"] = o.label;
+        std::cout << boost::json::serialize(summary) << std::endl;
+        if (!o.json_only) print_hns_table(summary, std::cerr);
         return summary.contains("error") ? 1 : 0;
     }
 

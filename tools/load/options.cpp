@@ -19,6 +19,15 @@ constexpr const char* kUsage =
     "  idle:    connections that only say hello (v4)\n"
     "  flood:   hostile clients: Hello (v4: and OpenSchool), then small frames as fast as the socket takes them\n"
     "           (1 MiB per write); reconnect at once when the server closes them, until --seconds or SIGINT\n"
+    "       hschool-load hns-seats --url ws://127.0.0.1:PORT --matches N --seconds S [--variant V] [--ready]\n"
+    "         [--warmup S] [--threads 1|2] [--ramp-batch N] [--server-pid PID] [--label TEXT] [--json-only]\n"
+    "       hschool-load hns-spectate --url ws://127.0.0.1:PORT --seconds S [--spectators N] [--variant V] [--warmup S] [--server-pid PID]\n"
+    "       hschool-load hns-fast --url ws://127.0.0.1:PORT [--variant V] [--timeout S] [--server-pid PID]\n"
+    "  hns-seats:    N hide-and-seek matches (POST /api/hns/matches, default variant, no bots), six unregistered\n"
+    "                /player seats each (scripted burrow); frame intervals per seat; --ready answers every frame\n"
+    "                with 0x85 (fast mode), otherwise the matches pace themselves at 24 Hz\n"
+    "  hns-spectate: one match with six server bots; server CPU alone, then with N /global spectators (bytes/s)\n"
+    "  hns-fast:     one certification match, six seats answering 0x85 at once: ticks/s and the whole match's wall time\n"
     "Prints one JSON line and a table. Loopback servers only.\n";
 
 bool parse_url(std::string_view url, LoadPlan& plan) {
@@ -48,13 +57,23 @@ bool parse_into(int argc, char** argv, Options& o) {
     else if (scenario == "schools") o.plan.scenario = Scenario::Schools;
     else if (scenario == "idle") o.plan.scenario = Scenario::Idle;
     else if (scenario == "flood") o.plan.scenario = Scenario::Flood;
+    else if (scenario == "hns-seats" || scenario == "hns-spectate" || scenario == "hns-fast") {
+        o.plan.scenario = Scenario::Hns;
+        o.hns.mode = scenario == "hns-seats" ? HnsMode::Seats : scenario == "hns-spectate" ? HnsMode::Spectate : HnsMode::Fast;
+    }
     else if (scenario == "--help" || scenario == "-h") return fail("help");
     else return fail("unknown scenario " + std::string(scenario));
     bool have_url = false;
+    bool warmup_given = false;  // hns-*: their own defaults otherwise
+    bool ramp_given = false;
     for (int i = 2; i < argc; ++i) {
         const std::string_view flag = argv[i];
         if (flag == "--json-only") {
             o.json_only = true;
+            continue;
+        }
+        if (flag == "--ready") {
+            o.hns.answer_ready = true;
             continue;
         }
         if (i + 1 >= argc) return fail("missing value for " + std::string(flag));
@@ -67,9 +86,15 @@ bool parse_into(int argc, char** argv, Options& o) {
             else if (flag == "--seconds") o.seconds = std::stod(value);
             else if (flag == "--threads") o.plan.threads = std::stoi(value);
             else if (flag == "--server-pid") o.server_pid = std::stoi(value);
-            else if (flag == "--ramp-batch") o.plan.ramp_batch = std::stoi(value);
+            else if (flag == "--ramp-batch") {
+                o.plan.ramp_batch = std::stoi(value);
+                ramp_given = true;
+            }
             else if (flag == "--connect-timeout-ms") o.plan.connect_timeout = std::chrono::milliseconds(std::stoi(value));
-            else if (flag == "--warmup") o.warmup_seconds = std::stod(value);
+            else if (flag == "--warmup") {
+                o.warmup_seconds = std::stod(value);
+                warmup_given = true;
+            }
             else if (flag == "--label") o.label = value;
             else if (flag == "--seed") o.plan.seed = std::stoull(value);
             else if (flag == "--connections") o.flood.connections = std::stoi(value);
@@ -83,6 +108,10 @@ bool parse_into(int argc, char** argv, Options& o) {
             else if (flag == "--max-server-rss-mib") o.flood.max_server_rss_mib = std::stoull(value);
             else if (flag == "--reconnect-delay-ms") o.flood.reconnect_delay_ms = std::stoi(value);
             else if (flag == "--school-id") o.flood.school_id = std::stoi(value);
+            else if (flag == "--matches") o.hns.matches = std::stoi(value);
+            else if (flag == "--variant") o.hns.variant = value;
+            else if (flag == "--spectators") o.hns.spectators = std::stoi(value);
+            else if (flag == "--timeout") o.hns.timeout_seconds = std::stod(value);
             else return fail("unknown option " + std::string(flag));
         } catch (const std::exception&) {
             return fail("bad value for " + std::string(flag) + ": " + value);
@@ -99,6 +128,23 @@ bool parse_into(int argc, char** argv, Options& o) {
         o.flood.port = o.plan.port;
         o.flood.seconds = o.seconds;
         o.flood.server_pid = o.server_pid;
+        return true;
+    }
+    if (o.plan.scenario == Scenario::Hns) {
+        if (o.hns.matches < 1 || o.hns.matches > kMaxHnsMatches) return fail("--matches must be 1.." + std::to_string(kMaxHnsMatches));
+        if (o.hns.spectators < 1 || o.hns.spectators > kMaxHnsSpectators)
+            return fail("--spectators must be 1.." + std::to_string(kMaxHnsSpectators));
+        if (o.plan.threads < 1 || o.plan.threads > kMaxThreads) return fail("--threads must be 1 or 2");
+        if (!(o.hns.timeout_seconds > 0 && o.hns.timeout_seconds <= kMaxSeconds)) return fail("--timeout out of range");
+        if (o.plan.ramp_batch < 1 || o.plan.ramp_batch > kMaxRampBatch) return fail("--ramp-batch out of range");
+        o.hns.host = o.plan.host;
+        o.hns.port = o.plan.port;
+        o.hns.seconds = o.seconds;
+        o.hns.threads = o.plan.threads;
+        o.hns.server_pid = o.server_pid;
+        if (warmup_given) o.hns.warmup_seconds = o.warmup_seconds;
+        if (ramp_given) o.hns.ramp_batch = o.plan.ramp_batch;
+        if (!(o.hns.warmup_seconds >= 0 && o.hns.warmup_seconds <= kMaxSeconds)) return fail("--warmup out of range");
         return true;
     }
     if (o.plan.clients < 1 || o.plan.clients > kMaxClients) return fail("--clients must be 1.." + std::to_string(kMaxClients));
@@ -122,6 +168,7 @@ const char* scenario_name(Scenario s) {
     case Scenario::Schools: return "schools";
     case Scenario::Idle: return "idle";
     case Scenario::Flood: return "flood";
+    case Scenario::Hns: return "hns";
     }
     return "?";
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "flood.hpp"
+#include "hns_load.hpp"
 #include "load_plan.hpp"
 
 namespace hschool::load {
@@ -15,6 +16,8 @@ inline constexpr int kMaxSeconds = 600;       // every run ends
 inline constexpr int kMaxThreads = 2;         // the brief: one or two threads
 inline constexpr int kMaxRampBatch = 4096;
 inline constexpr int kMaxFloodConnections = 64;  // a small group of hostile clients, not a load test
+inline constexpr int kMaxHnsMatches = 1000;      // hns-seats: 6,000 sockets
+inline constexpr int kMaxHnsSpectators = 64;
 
 struct Options {
     LoadPlan plan;
@@ -25,6 +28,7 @@ struct Options {
     std::string label;
     bool json_only = false;
     FloodPlan flood;  // flood only: host, port, seconds and server pid are copied from the fields above
+    HnsPlan hns;      // hns-*: likewise
 };
 
 // nullopt after printing usage or an error to stderr.
