@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "render/hns/art_cache.hpp"
+#include "render/hns/canvas.hpp"
 
 namespace {
 
@@ -24,6 +25,21 @@ TEST(ArtCache, CompressedBlocksKeepNoSpareCapacity) {
     for (const auto& block : {rh::cone_block(128, false, 340, 35, 2), rh::cog_block(Team::Red, 3, 2), rh::padlock_block(2)}) {
         EXPECT_EQ(block->capacity(), block->size());
     }
+}
+
+TEST(Canvas, ScaledRepeatsEveryPixelKTimesInBothAxes) {
+    rh::Canvas c(3, 2);
+    c.put(0, 0, {1, 2, 3, 4});
+    c.put(2, 1, {9, 8, 7, 6});
+    const rh::Canvas s = c.scaled(3);
+    ASSERT_EQ(s.width(), 9);
+    ASSERT_EQ(s.height(), 6);
+    for (int y = 0; y < 6; ++y)
+        for (int x = 0; x < 9; ++x) {
+            const auto want = c.at(x / 3, y / 3);
+            const auto got = s.at(x, y);
+            EXPECT_TRUE(want.r == got.r && want.g == got.g && want.b == got.b && want.a == got.a) << x << "," << y;
+        }
 }
 
 TEST(ArtCache, ARepeatedRequestCompressesNothingNew) {

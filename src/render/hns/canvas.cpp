@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 
 namespace hschool::render::hns {
 
@@ -50,8 +51,15 @@ void Canvas::line(int x0, int y0, int x1, int y1, Rgba c) {
 Canvas Canvas::scaled(int k) const {
     if (k <= 1) return *this;
     Canvas out(width_ * k, height_ * k);
-    for (int y = 0; y < out.height_; ++y)
-        for (int x = 0; x < out.width_; ++x) out.put(x, y, at(x / k, y / k));
+    // Row by row: widen one source row once, then copy it k times (a 2x cone is 1.9 M pixels).
+    const std::size_t out_row = static_cast<std::size_t>(out.width_) * 4;
+    for (int y = 0; y < height_; ++y) {
+        std::uint8_t* row = out.pixels_.data() + static_cast<std::size_t>(y) * k * out_row;
+        const std::uint8_t* src = pixels_.data() + static_cast<std::size_t>(y) * width_ * 4;
+        for (int x = 0; x < width_; ++x)
+            for (int i = 0; i < k; ++i) std::memcpy(row + (static_cast<std::size_t>(x) * k + i) * 4, src + static_cast<std::size_t>(x) * 4, 4);
+        for (int i = 1; i < k; ++i) std::memcpy(row + i * out_row, row, out_row);
+    }
     return out;
 }
 
