@@ -103,7 +103,9 @@ async function main() {
         results[what].push(drawn);
         rafs[what].push(raf);
         console.log(`window ${w + 1} ${what.padEnd(5)} board ${drawn.toFixed(1)} frames/s (${(per('drawMs') / 10).toFixed(0)}% of the time in JS draw), ` +
-          `animation frames ${raf.toFixed(1)}/s, received ${per('received').toFixed(1)} msg/s, apply ${(per('applyMs') / 10).toFixed(0)}% of the time`);
+          `animation frames ${raf.toFixed(1)}/s, received ${per('received').toFixed(1)} msg/s, apply ${(per('applyMs') / 10).toFixed(0)}% of the time, ` +
+          `pixel blocks ${per('pixelHits').toFixed(1)} reused + ${per('pixelMisses').toFixed(1)} decoded/s, ` +
+          `textures ${per('reused').toFixed(1)} reused + ${per('uploads').toFixed(1)} uploaded/s`);
       }
     }
     const emptyFps = mean(results.empty);

@@ -60,7 +60,7 @@ test('a match of scripted seats started from the page can be watched: the tick a
   }, { what: 'the new match in the list' });
   created.push(row);
   await screenshot(page, 'hns-matches');
-  await page.locator(`tr[data-match-id="${row}"]`).getByTestId('hns-watch').click();
+  await page.locator(`tr[data-match-id="${row}"]`).getByTestId('hns-watch-button').click();
   await page.getByTestId('hns-watch').waitFor();
 
   const first = await waitUntil(async () => {
@@ -133,7 +133,7 @@ test('a finished match replays, and seeking shows the tick sought', { timeout: 3
 
   const { page, errors, context } = await newPage(session.browser);
   await page.goto(`${serverUrl()}/#/hns`);
-  const replayButton = page.locator(`tr[data-match-id="${id}"]`).getByTestId('hns-replay');
+  const replayButton = page.locator(`tr[data-match-id="${id}"]`).getByTestId('hns-replay-link');
   await replayButton.waitFor();
   await replayButton.click();
   await page.getByTestId('hns-replay').waitFor();

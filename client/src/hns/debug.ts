@@ -9,6 +9,10 @@ export interface HnsDebugState {
   applyMs: number; // time spent decoding and applying them
   frames: number; // board frames drawn
   drawMs: number; // time spent drawing them
+  pixelHits: number; // sprite pixel blocks served by the decoder's PixelCache (not decompressed again)
+  pixelMisses: number; // big blocks decompressed
+  uploads: number; // textures uploaded
+  reused: number; // sprite definitions served by a texture already on the GPU
   tick: number | null; // the match tick: REST for live views, the chrome for the replay
   end: number | null;
   paused: boolean | null;
@@ -30,6 +34,10 @@ const empty = (): HnsDebugState => ({
   applyMs: 0,
   frames: 0,
   drawMs: 0,
+  pixelHits: 0,
+  pixelMisses: 0,
+  uploads: 0,
+  reused: 0,
   tick: null,
   end: null,
   paused: null,

@@ -1,13 +1,15 @@
 // A hide-and-seek board on the page: the existing PixiSpriteRenderer, plus (for a seat) a floor grid
 // under the map layer and a camera that keeps the own cog centred. The renderer itself is untouched.
-import { Graphics, Rectangle, Texture } from 'pixi.js';
+import { Graphics, Mesh, MeshGeometry, Texture } from 'pixi.js';
+import type { TextureSource } from 'pixi.js';
 import type { Sprite as PixiSprite } from 'pixi.js';
 import { mapScale, placeLayer } from '../sprite/layout';
-import { PixiSpriteRenderer } from '../sprite/pixiRenderer';
+import { PixiSpriteRenderer, textureScale } from '../sprite/pixiRenderer';
 import { LayerType } from '../sprite/protocol';
 import type { SpriteWorld } from '../sprite/world';
 import { followCamera } from './camera';
-import { opaqueBounds } from './trim';
+import { inkStrips, opaqueBounds, stripGeometry } from './trim';
+import type { Bounds } from './trim';
 
 const GRID_STEP = 40;
 const FLOOR = 0x1b2433;
@@ -20,11 +22,13 @@ export const TRIM_MIN_RGBA_BYTES = 1 << 20;
 // WebGL) would read one socket message per frame and fall behind the 24 Hz stream.
 export const IDLE_PER_DRAW = 1;
 
-interface Trim {
-  version: number;
-  texture: Texture | null; // a frame on the renderer's own texture source; null: all transparent
-  dx: number;
-  dy: number;
+// Strips of a big sprite are cut at multiples of this many rows (even: whole texels at half size).
+export const STRIP_ROWS = 32;
+
+interface StripMesh {
+  version: number; // of the sprite its geometry was built for
+  source: TextureSource | null;
+  mesh: Mesh;
 }
 
 export interface StageOptions {
@@ -40,7 +44,9 @@ export class HnsStage {
   private readonly ready: Promise<void>;
   private grid: Graphics | null = null;
   private gridKey = '';
-  private readonly trims = new Map<number, Trim>(); // by sprite id
+  private readonly meshes = new Map<number, StripMesh>(); // by object id
+  private readonly strips = new WeakMap<Uint8Array, Bounds[]>(); // inked strips by pixel array
+  private readonly wholeTextures = new WeakMap<TextureSource, Texture>();
   private drawnRevision = -1;
   private drawnCamera = '';
   private resized = true;
@@ -119,40 +125,66 @@ export class HnsStage {
     return `${camera.pivotX},${camera.pivotY},${camera.x},${camera.y},${camera.scale}`;
   }
 
-  // After the renderer's sync: a big sprite's Pixi sprite shows only the sub-rectangle that has ink,
-  // moved by that rectangle's offset, so the same pixels land in the same place. The renderer keeps
-  // its texture per sprite; after each of its syncs (which put the full texture back) this redoes it.
+  // After the renderer's sync: an object showing a big sprite (a vision cone) is drawn by a mesh of
+  // horizontal strips around its inked pixels instead of by the renderer's full square (trim.ts), on the
+  // same texture (maybe half size: textureScale), right above the renderer's sprite, which is hidden.
+  // The renderer rebuilds a layer's children when they differ from its objects: the meshes go back in.
   private trimBigSprites(): void {
     const drawn = (this.renderer as unknown as { objects: Map<number, PixiSprite> }).objects;
+    const alive = new Set<number>();
     for (const [objectId, pixi] of drawn) {
       const object = this.world.objects.get(objectId);
       const sprite = object ? this.world.sprites.get(object.spriteId) : undefined;
-      if (!object || !sprite?.rgba || sprite.rgba.length < TRIM_MIN_RGBA_BYTES) continue;
-      let trim = this.trims.get(sprite.id);
-      if (trim && trim.version === sprite.version && trim.texture !== null && pixi.texture === trim.texture) continue;
-      if (!trim || trim.version !== sprite.version) {
-        trim?.texture?.destroy(false);
-        const bounds = opaqueBounds(sprite.rgba, sprite.width, sprite.height);
-        trim = {
-          version: sprite.version,
-          texture: bounds ? new Texture({ source: pixi.texture.source, frame: new Rectangle(bounds.x, bounds.y, bounds.width, bounds.height) }) : null,
-          dx: bounds?.x ?? 0,
-          dy: bounds?.y ?? 0,
-        };
-        this.trims.set(sprite.id, trim);
+      if (!object || !sprite?.rgba || sprite.rgba.length < TRIM_MIN_RGBA_BYTES || !pixi.parent) continue;
+      alive.add(objectId);
+      const texture = pixi.texture; // the renderer's, for this sprite's current definition
+      let cut = this.meshes.get(objectId);
+      if (!cut || cut.version !== sprite.version || cut.source !== texture.source) {
+        const strips = this.stripsOf(sprite.rgba, sprite.width, sprite.height);
+        if (!cut) {
+          cut = { version: -1, source: null, mesh: new Mesh({ geometry: new MeshGeometry({}), texture: Texture.EMPTY }) };
+          this.meshes.set(objectId, cut);
+        }
+        cut.version = sprite.version;
+        cut.source = texture.source;
+        cut.mesh.texture = this.wholeTexture(texture.source);
+        const geometry = stripGeometry(strips, textureScale(texture), texture.source.width, texture.source.height);
+        cut.mesh.geometry.positions = geometry.positions;
+        cut.mesh.geometry.uvs = geometry.uvs;
+        cut.mesh.geometry.indices = geometry.indices;
+        cut.mesh.visible = strips.length > 0;
       }
-      if (!trim.texture) {
-        pixi.visible = false;
-        continue;
-      }
-      pixi.texture = trim.texture;
-      pixi.position.set(object.x + trim.dx, object.y + trim.dy);
+      pixi.visible = false;
+      cut.mesh.position.set(object.x, object.y);
+      const parent = pixi.parent;
+      const at = parent.getChildIndex(pixi) + 1;
+      if (cut.mesh.parent !== parent || parent.children[at] !== cut.mesh) parent.addChildAt(cut.mesh, at);
     }
-    for (const [id, trim] of this.trims) {
-      if (this.world.sprites.get(id)?.version === trim.version) continue;
-      trim.texture?.destroy(false);
-      this.trims.delete(id);
+    for (const [objectId, cut] of this.meshes) {
+      if (alive.has(objectId)) continue;
+      const geometry = cut.mesh.geometry;
+      cut.mesh.destroy(); // not its texture: the renderer's source, maybe shown elsewhere
+      geometry.destroy();
+      this.meshes.delete(objectId);
     }
+  }
+
+  // Redefinitions with pixels seen before share one RGBA array (PixelCache): scan it once.
+  private stripsOf(rgba: Uint8Array, width: number, height: number): Bounds[] {
+    let strips = this.strips.get(rgba);
+    if (!strips) {
+      const bounds = opaqueBounds(rgba, width, height);
+      strips = bounds ? inkStrips(rgba, width, bounds, STRIP_ROWS) : [];
+      this.strips.set(rgba, strips);
+    }
+    return strips;
+  }
+
+  // A texture over the whole source, so mesh UVs are plain texel fractions.
+  private wholeTexture(source: TextureSource): Texture {
+    let texture = this.wholeTextures.get(source);
+    if (!texture) this.wholeTextures.set(source, (texture = new Texture({ source })));
+    return texture;
   }
 
   // A floor under the board so a centred cog visibly moves over it (the seat's stream has no map, §4.1).

@@ -1,6 +1,7 @@
 // Draws a SpriteWorld with PixiJS: one container per layer (placed by layout.ts, clipped to its viewport),
 // one Pixi sprite per object (reused while the id lives), one texture per sprite id (TextureCache).
-import { Application, BufferImageSource, Container, Graphics, Sprite as PixiSprite, Texture } from 'pixi.js';
+import { Application, BufferImageSource, Container, Graphics, Rectangle, Sprite as PixiSprite, Texture } from 'pixi.js';
+import { DOWNSCALE_FACTOR, downscaleHalf, shouldDownscale } from './downscale';
 import { mapScale, placeLayer } from './layout';
 import { TextureCache } from './textureCache';
 import type { TextureBackend } from './textureCache';
@@ -9,18 +10,29 @@ import type { SpriteWorld } from './world';
 const BACKGROUND = 0x000000;
 const MASK_FILL = 0xffffff;
 
+// How many logical pixels one texel of a texture covers: 2 for big sprites uploaded at half size.
+const texelScale = new WeakMap<Texture, number>();
+export const textureScale = (texture: Texture): number => texelScale.get(texture) ?? 1;
+
 // Straight RGBA from the wire; premultiplied by the GPU on upload so blending is right. Nearest: pixel art.
+// Sprites of ≥ 1 MiB RGBA (the vision cones) go up at half size and are drawn scaled ×2 (downscale.ts).
 const pixiTextures: TextureBackend<Texture> = {
   upload(sprite) {
+    const half = shouldDownscale(sprite.width, sprite.height);
+    const pixels = half ? downscaleHalf(sprite.rgba, sprite.width, sprite.height) : sprite;
     const source = new BufferImageSource({
-      resource: sprite.rgba,
-      width: sprite.width,
-      height: sprite.height,
+      resource: pixels.rgba,
+      width: pixels.width,
+      height: pixels.height,
       format: 'rgba8unorm',
       alphaMode: 'premultiply-alpha-on-upload',
       scaleMode: 'nearest',
     });
-    return new Texture({ source });
+    // An odd size keeps its exact logical size: the frame ends half a texel early.
+    const frame = half ? new Rectangle(0, 0, sprite.width / DOWNSCALE_FACTOR, sprite.height / DOWNSCALE_FACTOR) : undefined;
+    const texture = new Texture({ source, frame });
+    if (half) texelScale.set(texture, DOWNSCALE_FACTOR);
+    return texture;
   },
   destroy(texture) {
     texture.destroy(true);
@@ -97,6 +109,7 @@ export class PixiSpriteRenderer {
         sprite.visible = texture !== null;
         if (texture && sprite.texture !== texture) sprite.texture = texture;
         sprite.position.set(object.x, object.y);
+        if (texture) sprite.scale.set(textureScale(texture));
       }
       if (!sameOrder(view.order, order) || view.root.children.length !== order.length + 1) {
         view.root.removeChildren();

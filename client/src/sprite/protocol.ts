@@ -1,6 +1,7 @@
 // Sprite v1 wire codec (spec hide-and-seek.md §1): several messages per WebSocket message, little-endian.
 // Errors are values: the caller closes the socket on any of them (§1.1 "Receiver errors").
 import { compressBlock, decompressExactly, snappyPreamble } from './snappy';
+import type { PixelCache } from './pixelCache';
 
 export const ServerId = {
   DefineSprite: 0x01,
@@ -249,12 +250,16 @@ function decodeAll<T>(packet: Uint8Array, read: (reader: Reader) => T): Decoded<
 
 // One WebSocket message from the server: 0..n messages back to back; an empty one is a valid empty tick.
 // Pixels are fully checked and decompressed once every message decoded, as decode_server_checked does.
-export function decodeServer(packet: Uint8Array): Decoded<ServerMessage> {
+// With a PixelCache, a block byte-identical to one decoded recently yields the same RGBA array again.
+export function decodeServer(packet: Uint8Array, cache?: PixelCache): Decoded<ServerMessage> {
   const decoded = decodeAll(packet, readServerMessage);
   if (!decoded.ok) return decoded;
   for (const message of decoded.messages) {
     if (message.type !== 'DefineSprite' || message.compressed.length === 0) continue;
-    const pixels = decompressExactly(message.compressed, message.width * message.height * BYTES_PER_PIXEL);
+    const rgbaBytes = message.width * message.height * BYTES_PER_PIXEL;
+    const pixels = cache
+      ? cache.decode(message.compressed, message.width, message.height, (block) => decompressExactly(block, rgbaBytes))
+      : decompressExactly(message.compressed, rgbaBytes);
     if (!pixels.ok) return { ok: false, error: pixels.error };
     message.rgba = pixels.bytes;
   }

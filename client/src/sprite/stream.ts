@@ -1,5 +1,6 @@
 // One Sprite v1 socket's receiving side: decode, apply, and report an error instead of ever throwing,
 // so a malformed message closes the socket and shows an error rather than freezing the page.
+import { PixelCache } from './pixelCache';
 import { decodeServer } from './protocol';
 import type { SpriteError } from './protocol';
 import { SpriteWorld } from './world';
@@ -10,6 +11,7 @@ export const CLOSE_MALFORMED = 4000;
 
 export class SpriteStream {
   readonly world = new SpriteWorld();
+  readonly pixels = new PixelCache(); // repeated pixel blocks (redefined vision cones) decode once
   messages = 0; // WebSocket messages applied: the server sends one per tick (more when chunked, §1.4)
   error: SpriteError | null = null;
 
@@ -17,7 +19,7 @@ export class SpriteStream {
     if (this.error) return { ok: false, error: this.error };
     let result: Applied;
     try {
-      const decoded = decodeServer(data instanceof Uint8Array ? data : new Uint8Array(data));
+      const decoded = decodeServer(data instanceof Uint8Array ? data : new Uint8Array(data), this.pixels);
       result = decoded.ok ? this.world.apply(decoded.messages) : decoded;
     } catch {
       result = { ok: false, error: 'Internal' };

@@ -3,14 +3,15 @@ import { mapLayer, object, solid } from './fixtures.testing';
 import { spriteMessage } from './protocol';
 import { TextureCache } from './textureCache';
 import { SpriteWorld } from './world';
+import type { Sprite } from './world';
 
 // Stands in for the GPU: a texture is the label and size it was uploaded with.
-function fakeCache() {
+function fakeCache(maxIdleBytes?: number) {
   const destroyed: string[] = [];
   const cache = new TextureCache<string>({
     upload: (sprite) => `${sprite.id}:${sprite.width}x${sprite.height}:${sprite.label}`,
     destroy: (texture) => destroyed.push(texture),
-  });
+  }, maxIdleBytes);
   return { cache, destroyed };
 }
 
@@ -39,7 +40,7 @@ describe('texture cache', () => {
   it('re-uploads only when the sprite is redefined, and frees the old texture', () => {
     const world = new SpriteWorld();
     world.apply([...mapLayer(720, 400), solid(100, 72, 72, [63, 124, 196, 255], 'cog HIDER own aim 0'), object(1000, 0, 0, 0, 100)]);
-    const { cache, destroyed } = fakeCache();
+    const { cache, destroyed } = fakeCache(0); // nothing kept idle
     drawFrame(world, cache);
     drawFrame(world, cache);
     world.apply([solid(100, 72, 72, [63, 124, 196, 255], 'cog HIDER own aim 6')]);
@@ -55,5 +56,49 @@ describe('texture cache', () => {
     const { cache } = fakeCache();
     expect(drawFrame(world, cache)).toStrictEqual([null]);
     expect(cache.uploads).toBe(0);
+  });
+
+  // Sprites as the decoder hands them out: the same RGBA array for a byte-identical block (PixelCache).
+  const cone = (version: number, rgba: Uint8Array, label = `cone ${version}`): Sprite => ({ id: 2400, width: 4, height: 4, label, rgba, version });
+  const pixels = (seed: number) => new Uint8Array(64).fill(seed); // 64 RGBA bytes each
+
+  it('reuses the texture of a redefinition whose pixels are the same array (a hit)', () => {
+    const { cache, destroyed } = fakeCache();
+    const a = pixels(1);
+    expect(cache.get(cone(1, a, 'vision cone 0 aim 1'))).toBe('2400:4x4:vision cone 0 aim 1');
+    expect(cache.get(cone(2, a, 'vision cone 0 aim 2'))).toBe('2400:4x4:vision cone 0 aim 1');
+    expect([cache.uploads, cache.reused, cache.textures]).toStrictEqual([1, 1, 1]);
+    expect(destroyed).toStrictEqual([]);
+  });
+
+  it('keeps released textures idle for reuse, and uploads other pixels (a miss)', () => {
+    const { cache, destroyed } = fakeCache(1024);
+    const a = pixels(1);
+    const b = pixels(2);
+    cache.get(cone(1, a));
+    expect(cache.get(cone(2, b))).toBe('2400:4x4:cone 2'); // a goes idle
+    expect(cache.get(cone(3, a))).toBe('2400:4x4:cone 1'); // and comes back without an upload
+    expect([cache.uploads, cache.reused, cache.textures]).toStrictEqual([2, 1, 2]);
+    expect(destroyed).toStrictEqual([]);
+  });
+
+  it('destroys the least recently released idle textures past the byte budget, never one in use', () => {
+    const { cache, destroyed } = fakeCache(128); // two idle 4×4 textures
+    const images = [1, 2, 3, 4].map(pixels);
+    images.forEach((rgba, i) => cache.get(cone(i + 1, rgba)));
+    // 1, 2, 3 were released in that order; only two fit, so 1 went.
+    expect(destroyed).toStrictEqual(['2400:4x4:cone 1']);
+    expect(cache.textures).toBe(3);
+    // Another sprite showing pixels 4 (in use by 2400) while 2400 moves on: 4 is still in use, stays.
+    const other: Sprite = { id: 2401, width: 4, height: 4, label: 'other', rgba: images[3]!, version: 10 };
+    expect(cache.get(other)).toBe('2400:4x4:cone 4');
+    cache.get(cone(5, images[1]!)); // 2 back in use; 4 still used by 2401
+    expect(destroyed).toStrictEqual(['2400:4x4:cone 1']);
+    cache.get(cone(6, pixels(9))); // 2 idle again: idle are 3, 2
+    cache.get({ ...other, rgba: pixels(8), version: 11 }); // 4 idle too: 3 is the oldest and goes
+    expect(destroyed).toStrictEqual(['2400:4x4:cone 1', '2400:4x4:cone 3']);
+    cache.clear();
+    expect(cache.textures).toBe(0);
+    expect(destroyed).toHaveLength(6); // every texture uploaded was destroyed exactly once
   });
 });

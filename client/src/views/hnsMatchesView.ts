@@ -233,7 +233,7 @@ export class HnsMatchesView implements View {
             h('button', {
               type: 'button',
               class: 'button button-small button-primary',
-              'data-testid': 'hns-watch',
+              'data-testid': 'hns-watch-button',
               'data-focus-key': `watch-${m.id}`,
               text: t('hns.watch'),
               onclick: () => navigate({ name: 'hnsWatch', match: m.id }),
@@ -281,7 +281,7 @@ export class HnsMatchesView implements View {
           h('button', {
             type: 'button',
             class: 'button button-small button-primary',
-            'data-testid': 'hns-replay',
+            'data-testid': 'hns-replay-link',
             'data-focus-key': `replay-${m.id}`,
             text: t('hns.replay'),
             onclick: () => navigate({ name: 'hnsReplay', match: m.id }),

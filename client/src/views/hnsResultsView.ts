@@ -70,7 +70,7 @@ export class HnsResultsView implements View {
       h('ul', { class: 'seat-list' }, match.seats.map(seatChip)),
       h('div', { class: 'hns-toolbar' },
         match.phase === 'finished'
-          ? h('a', { class: 'button button-primary', href: `#/hns/replay/${match.id}`, 'data-testid': 'hns-replay', text: t('hns.replay') })
+          ? h('a', { class: 'button button-primary', href: `#/hns/replay/${match.id}`, 'data-testid': 'hns-replay-link', text: t('hns.replay') })
           : h('a', { class: 'button button-primary', href: `#/hns/watch/${match.id}`, text: t('hns.watch') }),
         match.phase === 'finished' ? h('a', { class: 'button', href: replayFileUrl(match.id), download: `${match.id}.cowldhns`, text: t('hns.download') }) : null,
       ),

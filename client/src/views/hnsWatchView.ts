@@ -100,6 +100,10 @@ export class HnsWatchView implements View {
       frames: this.stage.frames,
       drawMs: this.stage.drawMs,
       received: this.session.received,
+      pixelHits: this.session.stream.pixels.hits,
+      pixelMisses: this.session.stream.pixels.misses,
+      uploads: this.stage.renderer.textures.uploads,
+      reused: this.stage.renderer.textures.reused,
       cogs: this.board.cogs.map((c) => ({ slot: c.slot, x: c.x, y: c.y, side: c.side })),
     });
     this.paintBoard();
