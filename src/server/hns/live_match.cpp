@@ -283,17 +283,19 @@ void LiveMatch::finish(bool stopped) {
     metrics_.match_phase(rt.phase_text.c_str(), "");
     for (auto& seat : rt.seats)
         if (seat.seated) metrics_.seat_kind(kind_text(seat.policy.kind), "");
-    for (auto& [id, s] : rt.sockets) {
-        if (s.peer) s.peer->close(stopped ? kCloseGoingAway : kCloseMatchOver, stopped ? "match ended" : "match over");
-    }
-    rt.sockets.clear();
     done.view = view;
     {
         std::lock_guard lock(mutex_);
         published_ = view;
         ended_ = true;
     }
+    // Archived (and drop-in files written) before the sockets hear 1000, so a client that reacts to
+    // the close finds the results and the replay.
     if (!stopped) listener_.on_match_finished(setup_.id, std::move(done));
+    for (auto& [id, s] : rt.sockets) {
+        if (s.peer) s.peer->close(stopped ? kCloseGoingAway : kCloseMatchOver, stopped ? "match ended" : "match over");
+    }
+    rt.sockets.clear();
 }
 
 }  // namespace hschool::server::hns
