@@ -11,27 +11,16 @@
 #include "sim/hns/constants.hpp"
 #include "sim/hns/room_files.hpp"
 #include "sim/hns/sim.hpp"
+#include "../sim/hns/hns_test_support.hpp"
 
 namespace render_test {
 namespace hns = hschool::sim::hns;
 namespace sv = hschool::protocol::sprite_v1;
 using hschool::protocol::Bytes;
 
-inline hns::Sim make_sim(const std::string& variant, long long seed) {
-    auto config = hns::variant_config(variant);
-    EXPECT_TRUE(config) << config.error;
-    config->seed = seed;
-    auto resolved = hns::resolve_room_spec(*config);
-    EXPECT_TRUE(resolved) << resolved.error;
-    auto sim = hns::Sim::create(*resolved);
-    EXPECT_TRUE(sim) << sim.error;
-    return std::move(*sim);
-}
-
-// Six trusted joins, Cog<i+1> into slot i, as the reference driver does.
-inline void join_six(hns::Sim& sim) {
-    for (int i = 0; i < 6; ++i) ASSERT_TRUE(sim.add_player("Cog" + std::to_string(i + 1), i, "", true));
-}
+// The sims come from the hide-and-seek tests' own helpers (variant + seed, six trusted joins).
+using hns_test::join_six;
+using hns_test::make_sim;
 
 inline void step(hns::Sim& sim, std::vector<std::uint8_t> masks = {}, std::vector<std::uint8_t> prev = {}) {
     std::vector<hns::Input> cur(6), before(6);
