@@ -6,15 +6,17 @@
 //  2. the JS heap of the full-match watch view, after a forced GC, sampled over two minutes.
 // Not part of `make test`. Usage (a server with hide-and-seek must be running):
 //   HSCHOOL_URL=http://127.0.0.1:8080 node client/scripts/measure-watch.mjs [--windows 3] [--window-s 15] [--heap-s 120]
+//     [--renderer webgl|canvas]   (default: the page's own choice)
 import { createRequire } from 'node:module';
 
 const require = createRequire(new URL('../package.json', import.meta.url));
 const { chromium } = require('playwright-core');
 
-const arg = (name, fallback) => {
+const text = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  return i >= 0 ? process.argv[i + 1] : fallback;
 };
+const arg = (name, fallback) => Number(text(name, fallback));
 const URL_BASE = (process.env.HSCHOOL_URL ?? 'http://127.0.0.1:8080').replace(/\/+$/, '');
 const CHROMIUM = process.env.HSCHOOL_CHROMIUM ?? '/usr/bin/chromium';
 const WINDOWS = arg('windows', 3); // alternating empty/full windows each
@@ -22,6 +24,8 @@ const WINDOW_S = arg('window-s', 15);
 const WARMUP_S = 5;
 const HEAP_S = arg('heap-s', 120);
 const HEAP_EVERY_S = 10;
+// '' lets the page choose (rendererChoice.ts: Canvas 2D on software WebGL); 'webgl' or 'canvas' forces one.
+const RENDERER = text('renderer', '');
 const VIEWPORT = { width: 1280, height: 800 };
 // Long enough for warm-up, the fps windows and the heap run: many games of a long hunt.
 const LONG_CONFIG = { maxGames: 16 };
@@ -60,7 +64,7 @@ async function heapAfterGc(cdp) {
 }
 
 async function watch(page, id, what) {
-  await page.goto(`${URL_BASE}/#/hns/watch/${id}`);
+  await page.goto(`${URL_BASE}/${RENDERER ? `?renderer=${RENDERER}` : ''}#/hns/watch/${id}`);
   await page.getByTestId('hns-canvas').waitFor();
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -102,7 +106,7 @@ async function main() {
         const drawn = per('frames');
         results[what].push(drawn);
         rafs[what].push(raf);
-        console.log(`window ${w + 1} ${what.padEnd(5)} board ${drawn.toFixed(1)} frames/s (${(per('drawMs') / 10).toFixed(0)}% of the time in JS draw), ` +
+        console.log(`window ${w + 1} ${what.padEnd(5)} ${after.renderer} board ${drawn.toFixed(1)} frames/s (${(per('drawMs') / 10).toFixed(0)}% of the time in JS draw), ` +
           `animation frames ${raf.toFixed(1)}/s, received ${per('received').toFixed(1)} msg/s, apply ${(per('applyMs') / 10).toFixed(0)}% of the time, ` +
           `pixel blocks ${per('pixelHits').toFixed(1)} reused + ${per('pixelMisses').toFixed(1)} decoded/s, ` +
           `textures ${per('reused').toFixed(1)} reused + ${per('uploads').toFixed(1)} uploaded/s`);

@@ -3,14 +3,20 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launch, newPage, screenshot, serverUrl, waitUntil } from './support/browser.mjs';
+import { countNear, decodePng } from './support/png.mjs';
 
 const MATCH_TIMEOUT_MS = 60_000; // a certification game's prep is 10 s of 24 Hz ticks, plus the lobby
 const MIN_MOVE = 8; // board pixels: more than rounding, less than one second of walking
-// A replay frame carries every vision cone (1364² RGBA each); software WebGL draws a few a second, so
-// transport answers can take a while to show.
+// A replay frame carries every vision cone (1364² RGBA each); on a slow machine a page draws a few a
+// second, so transport answers can take a while to show.
 const REPLAY_STEP_MS = 45_000;
 // A short match to replay: one game of one prep and one hunt turn of 24 ticks.
 const SHORT_CONFIG = { maxGames: 1, turnTicks: 24, prepTurns: 1, huntTurns: 1, gameOverTicks: 24, startWaitTicks: 0 };
+// The cogs' team colours as the server paints them (src/render/hns/art.hpp); nearest scaling keeps them.
+const HIDER_BLUE = [63, 124, 196];
+const SEEKER_RED = [224, 82, 58];
+const COLOUR_TOLERANCE = 8;
+const MIN_TEAM_PIXELS = 200; // a fraction of one cog at the e2e page size: none drawn gives 0
 
 let session;
 const created = [];
@@ -80,6 +86,22 @@ test('a match of scripted seats started from the page can be watched: the tick a
   assert.ok(shownTick >= first.tick, `the scoreboard shows the tick (${shownTick})`);
   await page.getByTestId('hns-canvas').waitFor();
   await screenshot(page, 'hns-watch');
+
+  // Both PixiJS backends draw the board (the page picks Canvas 2D on software WebGL; ?renderer= forces
+  // one): the canvas shows both teams' cogs, read from the screenshot's pixels.
+  for (const kind of ['canvas', 'webgl']) {
+    await page.goto(`${serverUrl()}/?renderer=${kind}#/hns/watch/${row}`);
+    const drawn = await waitUntil(async () => {
+      const s = await hns(page);
+      return s.view === 'watch' && s.cogs.length === 6 && s.frames > 2 ? s : null;
+    }, { timeoutMs: MATCH_TIMEOUT_MS, what: `the board drawn with ${kind}` });
+    assert.equal(drawn.renderer, kind, `?renderer=${kind} is obeyed`);
+    const image = decodePng(await page.getByTestId('hns-canvas').screenshot());
+    const blue = countNear(image, HIDER_BLUE, COLOUR_TOLERANCE);
+    const red = countNear(image, SEEKER_RED, COLOUR_TOLERANCE);
+    assert.ok(blue >= MIN_TEAM_PIXELS && red >= MIN_TEAM_PIXELS, `${kind} draws the cogs: ${blue} hider and ${red} seeker pixels`);
+    await screenshot(page, `hns-watch-${kind}`);
+  }
   assert.deepEqual(errors, [], 'no console errors while watching');
   await context.close();
 });

@@ -7,6 +7,7 @@ export interface HnsDebugState {
   messages: number; // Sprite v1 WebSocket messages applied
   received: number; // Sprite v1 WebSocket messages received (ahead of `messages` while queued)
   applyMs: number; // time spent decoding and applying them
+  renderer: 'webgl' | 'canvas' | null; // the PixiJS backend drawing the board (sprite/rendererChoice.ts)
   frames: number; // board frames drawn
   drawMs: number; // time spent drawing them
   pixelHits: number; // sprite pixel blocks served by the decoder's PixelCache (not decompressed again)
@@ -32,6 +33,7 @@ const empty = (): HnsDebugState => ({
   messages: 0,
   received: 0,
   applyMs: 0,
+  renderer: null,
   frames: 0,
   drawMs: 0,
   pixelHits: 0,

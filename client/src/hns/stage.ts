@@ -5,6 +5,8 @@ import type { TextureSource } from 'pixi.js';
 import type { Sprite as PixiSprite } from 'pixi.js';
 import { mapScale, placeLayer } from '../sprite/layout';
 import { PixiSpriteRenderer, textureScale } from '../sprite/pixiRenderer';
+import { rendererForThisPage } from '../sprite/rendererChoice';
+import type { RendererKind } from '../sprite/rendererChoice';
 import { LayerType } from '../sprite/protocol';
 import type { SpriteWorld } from '../sprite/world';
 import { followCamera } from './camera';
@@ -54,11 +56,13 @@ export class HnsStage {
   private lastTickAt = 0;
   private drewLastTick = false;
   private destroyed = false;
+  private started: RendererKind | null = null;
 
   constructor(private readonly world: SpriteWorld, host: HTMLElement, testId: string, private readonly options: StageOptions = {}) {
     this.renderer = new PixiSpriteRenderer(world);
-    this.ready = this.renderer.init(host, testId).then(() => {
+    this.ready = this.renderer.init(host, testId, rendererForThisPage()).then(() => {
       if (this.destroyed) return;
+      this.started = this.renderer.kind;
       const app = this.renderer.app;
       // Draw on demand and paced (IDLE_PER_DRAW) instead of on every animation frame.
       app.ticker.remove(app.render, app);
@@ -66,6 +70,11 @@ export class HnsStage {
       // Added after the renderer's own ticker callback, so it runs after each sync.
       app.ticker.add(() => this.afterSync());
     });
+  }
+
+  // The backend drawing the board, once it started.
+  get kind(): RendererKind | null {
+    return this.started;
   }
 
   destroy(): void {
@@ -86,7 +95,8 @@ export class HnsStage {
     if (this.drewLastTick) this.nextDrawAt = Math.max(this.nextDrawAt, now + (now - this.lastTickAt) * IDLE_PER_DRAW);
     this.lastTickAt = now;
     this.drewLastTick = false;
-    this.trimBigSprites();
+    // Canvas 2D has no meshes, and blends on the CPU cheaply enough to draw the whole square.
+    if (this.started === 'webgl') this.trimBigSprites();
     const cameraKey = this.placeCamera();
     this.draw(cameraKey);
   }
@@ -125,7 +135,7 @@ export class HnsStage {
     return `${camera.pivotX},${camera.pivotY},${camera.x},${camera.y},${camera.scale}`;
   }
 
-  // After the renderer's sync: an object showing a big sprite (a vision cone) is drawn by a mesh of
+  // WebGL only, after the renderer's sync: an object showing a big sprite (a vision cone) is drawn by a mesh of
   // horizontal strips around its inked pixels instead of by the renderer's full square (trim.ts), on the
   // same texture (maybe half size: textureScale), right above the renderer's sprite, which is hidden.
   // The renderer rebuilds a layer's children when they differ from its objects: the meshes go back in.

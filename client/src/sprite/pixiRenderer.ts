@@ -5,6 +5,7 @@ import { DOWNSCALE_FACTOR, downscaleHalf, shouldDownscale } from './downscale';
 import { mapScale, placeLayer } from './layout';
 import { TextureCache } from './textureCache';
 import type { TextureBackend } from './textureCache';
+import type { RendererKind } from './rendererChoice';
 import type { SpriteWorld } from './world';
 
 const BACKGROUND = 0x000000;
@@ -57,8 +58,10 @@ export class PixiSpriteRenderer {
 
   constructor(private readonly world: SpriteWorld) {}
 
-  async init(host: HTMLElement, testId = 'sprite-canvas'): Promise<void> {
-    await this.app.init({ resizeTo: host, background: BACKGROUND, antialias: false, preference: ['webgl', 'canvas'] });
+  // `kind` first, the other backend if it cannot start (rendererChoice.ts decides which suits the browser).
+  async init(host: HTMLElement, testId = 'sprite-canvas', kind: RendererKind = 'webgl'): Promise<void> {
+    const preference: RendererKind[] = kind === 'canvas' ? ['canvas', 'webgl'] : ['webgl', 'canvas'];
+    await this.app.init({ resizeTo: host, background: BACKGROUND, antialias: false, preference });
     this.app.canvas.dataset.testid = testId;
     host.appendChild(this.app.canvas);
     this.app.renderer.on('resize', () => (this.resized = true));
@@ -66,6 +69,11 @@ export class PixiSpriteRenderer {
     this.app.ticker.add(() => {
       if (this.resized || this.world.revision !== this.drawnRevision) this.sync();
     });
+  }
+
+  // The backend that actually started: 'webgl' or 'canvas'.
+  get kind(): RendererKind {
+    return this.app.renderer.name === 'canvas' ? 'canvas' : 'webgl';
   }
 
   // Labels are the contract (§4.2): views read the scoreboard and the aim marker from them.

@@ -152,6 +152,7 @@ export class HnsPlayView implements View {
     this.own = readOwnCog(this.session.stream.world, this.slot);
     const own = this.own;
     updateHnsDebug({
+      renderer: this.stage.kind,
       frames: this.stage.frames,
       drawMs: this.stage.drawMs,
       received: this.session.received,

@@ -124,6 +124,7 @@ export class HnsReplayView implements View {
     const board = readBoard(this.session.stream.world);
     this.chrome = chrome;
     updateHnsDebug({
+      renderer: this.stage.kind,
       frames: this.stage.frames,
       drawMs: this.stage.drawMs,
       received: this.session.received,

@@ -97,6 +97,7 @@ export class HnsWatchView implements View {
   private readBoard(): void {
     this.board = readBoard(this.session.stream.world);
     updateHnsDebug({
+      renderer: this.stage.kind,
       frames: this.stage.frames,
       drawMs: this.stage.drawMs,
       received: this.session.received,
