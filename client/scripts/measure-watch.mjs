@@ -6,7 +6,8 @@
 //  2. the JS heap of the full-match watch view, after a forced GC, sampled over two minutes.
 // Not part of `make test`. Usage (a server with hide-and-seek must be running):
 //   HSCHOOL_URL=http://127.0.0.1:8080 node client/scripts/measure-watch.mjs [--windows 3] [--window-s 15] [--heap-s 120]
-//     [--renderer webgl|canvas]   (default: the page's own choice)
+//     [--renderer webgl|canvas]   (default: the page's own choice; --heap-s 240 also reports the last 2 minutes)
+//     [--heap-diff]               (what grew between the heap run's first and last sample, by node type and name)
 import { createRequire } from 'node:module';
 
 const require = createRequire(new URL('../package.json', import.meta.url));
@@ -26,6 +27,9 @@ const HEAP_S = arg('heap-s', 120);
 const HEAP_EVERY_S = 10;
 // '' lets the page choose (rendererChoice.ts: Canvas 2D on software WebGL); 'webgl' or 'canvas' forces one.
 const RENDERER = text('renderer', '');
+// --heap-diff: heap snapshots at the start and the end of the heap run, the biggest growths by kind.
+const HEAP_DIFF = process.argv.includes('--heap-diff');
+const HEAP_DIFF_ROWS = 12;
 const VIEWPORT = { width: 1280, height: 800 };
 // Long enough for warm-up, the fps windows and the heap run: many games of a long hunt.
 const LONG_CONFIG = { maxGames: 16 };
@@ -75,8 +79,80 @@ async function watch(page, id, what) {
   }
 }
 
+// A heap snapshot summed by node type and name: Map<'type:name', { count, bytes }> of self sizes.
+async function heapSnapshot(cdp) {
+  await cdp.send('HeapProfiler.collectGarbage');
+  const chunks = [];
+  const onChunk = (event) => chunks.push(event.chunk);
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+  cdp.off('HeapProfiler.addHeapSnapshotChunk', onChunk);
+  const snapshot = JSON.parse(chunks.join(''));
+  const fields = snapshot.snapshot.meta.node_fields;
+  const typeNames = snapshot.snapshot.meta.node_types[0];
+  const [type, name, size] = ['type', 'name', 'self_size'].map((f) => fields.indexOf(f));
+  const sums = new Map();
+  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
+    const key = `${typeNames[snapshot.nodes[i + type]]}:${String(snapshot.strings[snapshot.nodes[i + name]]).slice(0, 60)}`;
+    const sum = sums.get(key) ?? { count: 0, bytes: 0 };
+    sum.count++;
+    sum.bytes += snapshot.nodes[i + size];
+    sums.set(key, sum);
+  }
+  return sums;
+}
+
+function printHeapGrowth(before, after) {
+  const rows = [];
+  for (const key of new Set([...before.keys(), ...after.keys()])) {
+    const a = before.get(key) ?? { count: 0, bytes: 0 };
+    const b = after.get(key) ?? { count: 0, bytes: 0 };
+    rows.push({ key, count: b.count - a.count, bytes: b.bytes - a.bytes });
+  }
+  rows.sort((x, y) => y.bytes - x.bytes);
+  console.log(`heap snapshot growth: ${(rows.reduce((a, r) => a + r.bytes, 0) / 1024).toFixed(0)} KiB in all (native backing stores included)`);
+  for (const r of rows.slice(0, HEAP_DIFF_ROWS)) console.log(`  ${(r.bytes / 1024).toFixed(1).padStart(9)} KiB ${String(r.count).padStart(6)} × ${r.key}`);
+}
+
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const mib = (bytes) => (bytes / 1024 / 1024).toFixed(2);
+
+// The JS heap of the full match's watch view on a fresh page, after a forced GC, every HEAP_EVERY_S.
+async function measureHeap(context, full, errors) {
+  const heapPage = await context.newPage();
+  heapPage.on('pageerror', (e) => errors.push(e.message));
+  const cdp = await context.newCDPSession(heapPage);
+  await watch(heapPage, full.id, 'full');
+  await sleep(WARMUP_S * 1000);
+  const samples = [];
+  const first = HEAP_DIFF ? await heapSnapshot(cdp) : null;
+  const start = Date.now();
+  for (let t = 0; t <= HEAP_S; t += HEAP_EVERY_S) {
+    await sleep(Math.max(0, start + t * 1000 - Date.now()));
+    const used = await heapAfterGc(cdp);
+    const s = await heapPage.evaluate(() => window.__hns);
+    samples.push({ t, used, messages: s.messages, tick: s.tick, ended: s.ended });
+    console.log(`heap t=${String(t).padStart(3)} s ${mib(used)} MiB (messages ${s.messages}, tick ${s.tick}${s.ended ? `, ended ${s.ended}` : ''})`);
+  }
+  // Least-squares slope over the run and over its last two minutes, and the first vs last third.
+  const slopeOf = (xs) => {
+    const mt = mean(xs.map((s) => s.t));
+    const mu = mean(xs.map((s) => s.used));
+    return xs.reduce((a, s) => a + (s.t - mt) * (s.used - mu), 0) / xs.reduce((a, s) => a + (s.t - mt) ** 2, 0);
+  };
+  const n = samples.length;
+  const third = Math.max(1, Math.floor(n / 3));
+  const head = mean(samples.slice(0, third).map((s) => s.used));
+  const tail = mean(samples.slice(-third).map((s) => s.used));
+  console.log(`heap: first third ${mib(head)} MiB, last third ${mib(tail)} MiB, slope ${(slopeOf(samples) / 1024).toFixed(2)} KiB/s over ${HEAP_S} s`);
+  const lastTwoMinutes = samples.filter((s) => s.t >= HEAP_S - 120);
+  if (HEAP_S > 120) {
+    const used = lastTwoMinutes.map((s) => s.used);
+    console.log(`heap, last 120 s: ${mib(Math.min(...used))}–${mib(Math.max(...used))} MiB, slope ${(slopeOf(lastTwoMinutes) / 1024).toFixed(2)} KiB/s`);
+  }
+  if (first) printHeapGrowth(first, await heapSnapshot(cdp));
+  if (samples.some((s) => s.ended)) console.log('warning: the match ended during the heap run');
+}
 
 async function main() {
   const full = await api('POST', '/api/hns/matches', { variant: 'default', bots: 6, config: LONG_CONFIG });
@@ -119,32 +195,8 @@ async function main() {
     const fullRaf = mean(rafs.full);
     console.log(`animation frames: empty ${emptyRaf.toFixed(1)}/s, full ${fullRaf.toFixed(1)}/s, ratio ${(fullRaf / emptyRaf).toFixed(3)}`);
 
-    // Heap: the full match's watch view, a fresh page, GC before each sample.
     await page.close();
-    const heapPage = await context.newPage();
-    heapPage.on('pageerror', (e) => errors.push(e.message));
-    const cdp = await context.newCDPSession(heapPage);
-    await watch(heapPage, full.id, 'full');
-    await sleep(WARMUP_S * 1000);
-    const samples = [];
-    const start = Date.now();
-    for (let t = 0; t <= HEAP_S; t += HEAP_EVERY_S) {
-      await sleep(Math.max(0, start + t * 1000 - Date.now()));
-      const used = await heapAfterGc(cdp);
-      const s = await heapPage.evaluate(() => window.__hns);
-      samples.push({ t, used, messages: s.messages, tick: s.tick, ended: s.ended });
-      console.log(`heap t=${String(t).padStart(3)} s ${mib(used)} MiB (messages ${s.messages}, tick ${s.tick}${s.ended ? `, ended ${s.ended}` : ''})`);
-    }
-    // Least-squares slope over the run, and the growth from the first to the last third.
-    const n = samples.length;
-    const mt = mean(samples.map((s) => s.t));
-    const mu = mean(samples.map((s) => s.used));
-    const slope = samples.reduce((a, s) => a + (s.t - mt) * (s.used - mu), 0) / samples.reduce((a, s) => a + (s.t - mt) ** 2, 0);
-    const third = Math.max(1, Math.floor(n / 3));
-    const head = mean(samples.slice(0, third).map((s) => s.used));
-    const tail = mean(samples.slice(-third).map((s) => s.used));
-    console.log(`heap: first third ${mib(head)} MiB, last third ${mib(tail)} MiB, slope ${(slope / 1024).toFixed(2)} KiB/s over ${HEAP_S} s`);
-    if (samples.some((s) => s.ended)) console.log('warning: the match ended during the heap run');
+    if (HEAP_S > 0) await measureHeap(context, full, errors);
     if (errors.length) console.log(`console errors: ${errors.join(' | ')}`);
   } finally {
     await browser.close();
