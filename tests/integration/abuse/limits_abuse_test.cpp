@@ -209,7 +209,7 @@ TEST(LimitsAbuse, AConnectionStormUnderALowDescriptorLimitKeepsServingTheAccepte
     accepted.clear();
     storm.clear();
     EXPECT_TRUE(eventually([&] { return http_request(server.port(), "GET", "/health").status == 200; }, kRecoverDeadline))
-        << "no new connection served after the storm";
+        << "no new connection served after the storm\n" << server.output();
 }
 
 }  // namespace
