@@ -254,13 +254,14 @@ void LiveMatch::run() {
         }
         step_frame(rt, metrics_);
         for (auto& [id, s] : rt.sockets) s.pace.ready = false;
-        send_frames(rt, metrics_);
-        frames_sent_.fetch_add(1, std::memory_order_relaxed);
         {
+            // Published before the frames go out: a client that saw a tick finds it (or later) in the REST.
             MatchView view = view_of(rt, setup_);
             std::lock_guard lock(mutex_);
             published_ = std::move(view);
         }
+        send_frames(rt, metrics_);
+        frames_sent_.fetch_add(1, std::memory_order_relaxed);
         last_return = SteadyClock::now();
         if (rt.sim.finished()) break;
     }
