@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "http_client.hpp"
+#include "report.hpp"
 #include "server_probe.hpp"
 
 namespace hschool::load {
@@ -711,15 +712,6 @@ json::object run_fast(const HnsPlan& plan) {
     return o;
 }
 
-double num(const json::object& o, const char* key) {
-    const auto* v = o.if_contains(key);
-    if (!v) return 0;
-    if (v->is_double()) return v->as_double();
-    if (v->is_int64()) return static_cast<double>(v->as_int64());
-    if (v->is_uint64()) return static_cast<double>(v->as_uint64());
-    return 0;
-}
-
 }  // namespace
 
 const char* hns_mode_name(HnsMode mode) {
@@ -748,24 +740,24 @@ void print_hns_table(const json::object& o, std::ostream& out) {
         std::snprintf(line, sizeof line,
                       "  sockets %.0f open %.0f failed %.0f closed %.0f | %.0f frames/s, %.0f B/s, seat Hz p50 %.2f min %.2f\n"
                       "  interval ms p50 %.2f p90 %.2f p99 %.2f p99.9 %.2f max %.2f | >50 ms %.3f%%, >62 ms %.3f%%\n",
-                      num(x, "sockets"), num(x, "opened"), num(x, "failed"), num(x, "closed_by_server"), num(x, "frames_per_s"),
-                      num(x, "bytes_per_s"), num(x, "seat_hz_p50"), num(x, "seat_hz_min"), num(x, "interval_ms_p50"),
-                      num(x, "interval_ms_p90"), num(x, "interval_ms_p99"), num(x, "interval_ms_p999"), num(x, "interval_ms_max"),
-                      100 * num(x, "share_over_50ms"), 100 * num(x, "share_over_62ms"));
+                      json_number(x, "sockets"), json_number(x, "opened"), json_number(x, "failed"), json_number(x, "closed_by_server"), json_number(x, "frames_per_s"),
+                      json_number(x, "bytes_per_s"), json_number(x, "seat_hz_p50"), json_number(x, "seat_hz_min"), json_number(x, "interval_ms_p50"),
+                      json_number(x, "interval_ms_p90"), json_number(x, "interval_ms_p99"), json_number(x, "interval_ms_p999"), json_number(x, "interval_ms_max"),
+                      100 * json_number(x, "share_over_50ms"), 100 * json_number(x, "share_over_62ms"));
         out << line;
     };
     const auto cpu = [&](const json::object& x) {
         std::snprintf(line, sizeof line,
                       "  server CPU %.1f %%, RSS %.1f MiB (peak %.1f); load generator CPU %.1f %%; server threads waited for a CPU "
                       "%.1f ms/s (%.0f us per timeslice)\n",
-                      num(x, "server_cpu_pct"), num(x, "server_rss_mib"), num(x, "server_hwm_mib"), num(x, "loadgen_cpu_pct"),
-                      num(x, "server_runqueue_wait_ms_per_s"), num(x, "server_runqueue_wait_us_per_slice"));
+                      json_number(x, "server_cpu_pct"), json_number(x, "server_rss_mib"), json_number(x, "server_hwm_mib"), json_number(x, "loadgen_cpu_pct"),
+                      json_number(x, "server_runqueue_wait_ms_per_s"), json_number(x, "server_runqueue_wait_us_per_slice"));
         out << line;
     };
     const std::string scenario(o.at("scenario").as_string());
     if (scenario == "hns-seats") {
-        std::snprintf(line, sizeof line, "  %.0f matches, ready answered: %s; match ticks/s p50 %.2f min %.2f\n", num(o, "matches"),
-                      o.at("answer_ready").as_bool() ? "yes" : "no", num(o, "match_ticks_per_s_p50"), num(o, "match_ticks_per_s_min"));
+        std::snprintf(line, sizeof line, "  %.0f matches, ready answered: %s; match ticks/s p50 %.2f min %.2f\n", json_number(o, "matches"),
+                      o.at("answer_ready").as_bool() ? "yes" : "no", json_number(o, "match_ticks_per_s_p50"), json_number(o, "match_ticks_per_s_min"));
         out << line;
         frames(o);
         cpu(o);
@@ -775,14 +767,14 @@ void print_hns_table(const json::object& o, std::ostream& out) {
             cpu(x->as_object());
         }
         if (const auto* x = o.if_contains("with_spectators")) {
-            out << "  with " << num(o, "spectators") << " spectator(s):\n";
+            out << "  with " << json_number(o, "spectators") << " spectator(s):\n";
             frames(x->as_object());
             cpu(x->as_object());
         }
     } else {
         std::snprintf(line, sizeof line, "  final tick %.0f, whole match %.3f s (%.0f ticks/s), from the sixth seat %.3f s (%.0f ticks/s)\n",
-                      num(o, "final_tick"), num(o, "match_wall_s"), num(o, "ticks_per_s"), num(o, "from_sixth_seat_s"),
-                      num(o, "ticks_per_s_after_join"));
+                      json_number(o, "final_tick"), json_number(o, "match_wall_s"), json_number(o, "ticks_per_s"), json_number(o, "from_sixth_seat_s"),
+                      json_number(o, "ticks_per_s_after_join"));
         out << line;
         cpu(o);
     }

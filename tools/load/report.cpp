@@ -22,7 +22,9 @@ double percentile(std::vector<T> values, double p) {
     return static_cast<double>(values[std::min(rank, values.size() - 1)]);
 }
 
-double num(const json::object& o, const char* key) {
+}  // namespace
+
+double json_number(const json::object& o, const char* key) {
     const auto* v = o.if_contains(key);
     if (!v) return 0;
     if (v->is_double()) return v->as_double();
@@ -30,8 +32,6 @@ double num(const json::object& o, const char* key) {
     if (v->is_uint64()) return static_cast<double>(v->as_uint64());
     return 0;
 }
-
-}  // namespace
 
 json::object summarize(const RunFacts& f) {
     const auto& clients = f.result.clients;
@@ -128,7 +128,7 @@ void print_table(const json::object& s, std::ostream& out) {
     auto row = [&](const char* name, const char* key, const char* unit, int decimals = 2) {
         if (!s.if_contains(key)) return;
         char value[64];
-        std::snprintf(value, sizeof value, "%.*f", decimals, num(s, key));
+        std::snprintf(value, sizeof value, "%.*f", decimals, json_number(s, key));
         char line[160];
         std::snprintf(line, sizeof line, "  %-34s %14s %s\n", name, value, unit);
         out << line;
@@ -179,7 +179,7 @@ void print_flood_table(const json::object& s, std::ostream& out) {
     auto row = [&](const char* name, const char* key, const char* unit, int decimals = 2) {
         if (!s.if_contains(key)) return;
         char line[160];
-        std::snprintf(line, sizeof line, "  %-34s %14.*f %s\n", name, decimals, num(s, key), unit);
+        std::snprintf(line, sizeof line, "  %-34s %14.*f %s\n", name, decimals, json_number(s, key), unit);
         out << line;
     };
     auto counts = [&](const char* name, const char* key) {

@@ -28,5 +28,7 @@ boost::json::object summarize(const RunFacts& facts);
 void print_table(const boost::json::object& summary, std::ostream& out);
 // The same for a flood run (run_flood's object).
 void print_flood_table(const boost::json::object& summary, std::ostream& out);
+// A number field of a summary as double, whatever JSON kind holds it; 0 when missing or not a number.
+double json_number(const boost::json::object& o, const char* key);
 
 }  // namespace hschool::load
