@@ -64,6 +64,40 @@ export function updateHnsDebug(patch: Partial<HnsDebugState>): void {
   Object.assign(state, patch);
 }
 
+// What the three board pages report alike: the socket's counts and the stage's drawing and caches.
+interface SessionCounts {
+  received: number;
+  applyMs: number;
+  stream: { messages: number; pixels: { hits: number; misses: number } };
+}
+interface StageCounts {
+  kind: HnsDebugState['renderer'];
+  frames: number;
+  drawMs: number;
+  renderer: { textures: { uploads: number; reused: number } };
+}
+
+export function appliedCounts(session: SessionCounts): Partial<HnsDebugState> {
+  return { messages: session.stream.messages, received: session.received, applyMs: session.applyMs };
+}
+
+export function boardCounts(stage: StageCounts, session: SessionCounts): Partial<HnsDebugState> {
+  return {
+    renderer: stage.kind,
+    frames: stage.frames,
+    drawMs: stage.drawMs,
+    received: session.received,
+    pixelHits: session.stream.pixels.hits,
+    pixelMisses: session.stream.pixels.misses,
+    uploads: stage.renderer.textures.uploads,
+    reused: stage.renderer.textures.reused,
+  };
+}
+
+export function debugCogs(cogs: ReadonlyArray<{ slot: number; x: number; y: number; side: string | null }>): HnsDebugState['cogs'] {
+  return cogs.map((c) => ({ slot: c.slot, x: c.x, y: c.y, side: c.side }));
+}
+
 function install(): void {
   if (installed || typeof window === 'undefined') return;
   installed = true;

@@ -4,7 +4,7 @@
 import { updateDebug } from '../app/debugState';
 import { getMatch, isLive, sideOf } from '../hns/api';
 import type { MatchDetail, Side } from '../hns/api';
-import { resetHnsDebug, updateHnsDebug } from '../hns/debug';
+import { appliedCounts, boardCounts, resetHnsDebug, updateHnsDebug } from '../hns/debug';
 import { CONTROL_ROWS, HnsKeys, MaskSender } from '../hns/keyboard';
 import { bradsToDegrees, readOwnCog } from '../hns/labels';
 import type { Cog } from '../hns/labels';
@@ -68,7 +68,7 @@ export class HnsPlayView implements View {
         this.masks.reset();
         queueMicrotask(() => this.sendMask());
       },
-      onApplied: () => updateHnsDebug({ messages: this.session.stream.messages, received: this.session.received, applyMs: this.session.applyMs }),
+      onApplied: () => updateHnsDebug(appliedCounts(this.session)),
       onEnd: (reason) => this.onEnd(reason),
     });
     this.masks = new MaskSender((mask) => this.session.sendMask(mask));
@@ -152,10 +152,7 @@ export class HnsPlayView implements View {
     this.own = readOwnCog(this.session.stream.world, this.slot);
     const own = this.own;
     updateHnsDebug({
-      renderer: this.stage.kind,
-      frames: this.stage.frames,
-      drawMs: this.stage.drawMs,
-      received: this.session.received,
+      ...boardCounts(this.stage, this.session),
       own: own ? { slot: own.slot, x: own.x, y: own.y, aim: own.aim, side: own.side } : null,
     });
     this.paintOwn();

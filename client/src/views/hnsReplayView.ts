@@ -4,7 +4,7 @@
 import { updateDebug } from '../app/debugState';
 import { getMatch } from '../hns/api';
 import type { MatchDetail } from '../hns/api';
-import { resetHnsDebug, updateHnsDebug } from '../hns/debug';
+import { appliedCounts, boardCounts, debugCogs, resetHnsDebug, updateHnsDebug } from '../hns/debug';
 import { chromeStageKey } from '../hns/format';
 import { readBoard, readReplayChrome } from '../hns/labels';
 import type { ReplayChrome } from '../hns/labels';
@@ -54,7 +54,7 @@ export class HnsReplayView implements View {
         this.banner.update(state);
         updateHnsDebug({ connection: state.phase });
       },
-      onApplied: () => updateHnsDebug({ messages: this.session.stream.messages, received: this.session.received, applyMs: this.session.applyMs }),
+      onApplied: () => updateHnsDebug(appliedCounts(this.session)),
       onEnd: (reason) => {
         this.ended = reason;
         updateHnsDebug({ ended: reason, connection: 'closed' });
@@ -124,16 +124,13 @@ export class HnsReplayView implements View {
     const board = readBoard(this.session.stream.world);
     this.chrome = chrome;
     updateHnsDebug({
-      renderer: this.stage.kind,
-      frames: this.stage.frames,
-      drawMs: this.stage.drawMs,
-      received: this.session.received,
+      ...boardCounts(this.stage, this.session),
       tick: chrome?.tick ?? null,
       end: chrome?.end ?? null,
       paused: chrome?.paused ?? null,
       speed: chrome?.speed ?? null,
       mismatch: chrome?.mismatch ?? this.mismatchSeen,
-      cogs: board.cogs.map((c) => ({ slot: c.slot, x: c.x, y: c.y, side: c.side })),
+      cogs: debugCogs(board.cogs),
     });
     this.paintChrome();
     setText(this.scoreboard.extra, boardText(board, []));

@@ -3,7 +3,7 @@
 import { updateDebug } from '../app/debugState';
 import { getMatch, isLive } from '../hns/api';
 import type { MatchDetail } from '../hns/api';
-import { resetHnsDebug, updateHnsDebug } from '../hns/debug';
+import { appliedCounts, boardCounts, debugCogs, resetHnsDebug, updateHnsDebug } from '../hns/debug';
 import { SPEED_KEYS } from '../hns/format';
 import { readBoard } from '../hns/labels';
 import type { Board } from '../hns/labels';
@@ -45,7 +45,7 @@ export class HnsWatchView implements View {
         this.banner.update(state);
         updateHnsDebug({ connection: state.phase });
       },
-      onApplied: () => updateHnsDebug({ messages: this.session.stream.messages, received: this.session.received, applyMs: this.session.applyMs }),
+      onApplied: () => updateHnsDebug(appliedCounts(this.session)),
       onEnd: (reason) => this.onEnd(reason),
    }, { policyIsFinal: false });
     this.stage = new HnsStage(this.session.stream.world, this.canvasHost, 'hns-canvas');
@@ -97,15 +97,8 @@ export class HnsWatchView implements View {
   private readBoard(): void {
     this.board = readBoard(this.session.stream.world);
     updateHnsDebug({
-      renderer: this.stage.kind,
-      frames: this.stage.frames,
-      drawMs: this.stage.drawMs,
-      received: this.session.received,
-      pixelHits: this.session.stream.pixels.hits,
-      pixelMisses: this.session.stream.pixels.misses,
-      uploads: this.stage.renderer.textures.uploads,
-      reused: this.stage.renderer.textures.reused,
-      cogs: this.board.cogs.map((c) => ({ slot: c.slot, x: c.x, y: c.y, side: c.side })),
+      ...boardCounts(this.stage, this.session),
+      cogs: debugCogs(this.board.cogs),
     });
     this.paintBoard();
   }
