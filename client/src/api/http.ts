@@ -6,11 +6,12 @@ export type ApiResult<T> = { ok: true; data: T } | { ok: false; problem: Problem
 
 export const REQUEST_TIMEOUT_MS = 10_000;
 
-export async function requestJson<T>(method: string, url: string, body?: unknown): Promise<ApiResult<T>> {
+// `headers` adds to the defaults, e.g. the Authorization of an owner or the operator.
+export async function requestJson<T>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResult<T>> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
   try {
-    const init: RequestInit = { method, signal: controller.signal, headers: { Accept: 'application/json' } };
+    const init: RequestInit = { method, signal: controller.signal, headers: { Accept: 'application/json', ...headers } };
     if (body !== undefined) {
       init.body = JSON.stringify(body);
       init.headers = { ...init.headers, 'Content-Type': 'application/json' };

@@ -19,6 +19,9 @@ const KNOWN: Record<string, { key: MessageKey; field: ProblemField }> = {
   'school-limit-reached': { key: 'problem.school-limit-reached', field: 'form' },
   'not-found': { key: 'problem.not-found', field: 'form' },
   'network-error': { key: 'problem.network-error', field: 'form' },
+  unauthorized: { key: 'problem.unauthorized', field: 'form' },
+  forbidden: { key: 'problem.forbidden', field: 'form' },
+  'forbidden-origin': { key: 'problem.forbidden-origin', field: 'form' },
 };
 
 // A code the client does not know still gets a message chosen by its HTTP status.
@@ -26,6 +29,8 @@ export function describeProblem(problem: Problem): { key: MessageKey; field: Pro
   const known = KNOWN[problem.code];
   if (known) return known;
   if (problem.status === 404) return { key: 'problem.not-found', field: 'form' };
+  if (problem.status === 401) return { key: 'problem.unauthorized', field: 'form' };
+  if (problem.status === 403) return { key: 'problem.forbidden', field: 'form' };
   if (problem.status >= 500) return { key: 'problem.server-error', field: 'form' };
   if (problem.status >= 400) return { key: 'problem.bad-request', field: 'form' };
   return { key: 'problem.unknown', field: 'form' };

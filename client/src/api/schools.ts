@@ -59,6 +59,9 @@ export async function listMods(lang: Language): Promise<ApiResult<ModInfo[]>> {
   };
 }
 
-export const createSchool = (request: CreateSchoolRequest) => requestJson<SchoolSummary>('POST', '/api/schools', request);
+// In owners mode the 201 body also carries `ownerToken`, given this once.
+export type CreatedSchool = SchoolSummary & { ownerToken?: unknown };
 
-export const deleteSchool = (id: number) => requestJson<null>('DELETE', `/api/schools/${id}`);
+export const createSchool = (request: CreateSchoolRequest) => requestJson<CreatedSchool>('POST', '/api/schools', request);
+
+export const deleteSchool = (id: number, headers: Record<string, string> = {}) => requestJson<null>('DELETE', `/api/schools/${id}`, undefined, headers);

@@ -2,6 +2,7 @@
 export interface DebugState {
   view: string;
   language: string;
+  access: { mode: 'open' | 'owners' | null; operatorToken: boolean };
   school: { id: number; gameTimeMs: number | null; running: boolean | null; speedIndex: number | null; nodes: number } | null;
   arena: {
     playerId: number | null;
@@ -12,7 +13,7 @@ export interface DebugState {
   } | null;
 }
 
-const state: DebugState = { view: 'menu', language: 'en', school: null, arena: null };
+const state: DebugState = { view: 'menu', language: 'en', access: { mode: null, operatorToken: false }, school: null, arena: null };
 
 export function updateDebug(patch: Partial<DebugState>): void {
   Object.assign(state, patch);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freeSlots, parseDetail, parseMatchList, parseResults, parseSummary, parseVariants, sideOf } from './api';
+import { freeSlots, parseCreated, parseDetail, parseMatchList, parseResults, parseSummary, parseVariants, sideOf } from './api';
 
 const seat = (slot: number, kind: string, side: string, extra: Record<string, unknown> = {}) => ({
   slot, identity: kind === 'empty' ? '' : `Cog${slot + 1}`, kind, label: kind === 'scripted' ? 'burrow' : '', side, connected: kind !== 'empty', ...extra,
@@ -91,6 +91,14 @@ describe('hide-and-seek REST parsing', () => {
   it('reads a detail with and without results', () => {
     expect(parseDetail({ ...summary, results: null })!.results).toBeNull();
     expect(parseDetail({ ...summary, phase: 'finished', results })!.results!.seats).toHaveLength(6);
+  });
+
+  it('reads the owner token of a created match, and its absence in open mode', () => {
+    const token = 'f'.repeat(64);
+    expect(parseCreated({ ...summary, ownerToken: token })).toMatchObject({ id: 'm3', ownerToken: token });
+    expect(parseCreated(summary)!.ownerToken).toBeNull();
+    expect(parseCreated({ ...summary, ownerToken: 7 })!.ownerToken).toBeNull();
+    expect(parseCreated({ ownerToken: token })).toBeNull(); // no id: not a match
   });
 
   it('offers only empty seats of a match in its lobby', () => {

@@ -229,13 +229,24 @@ export async function getMatch(id: string): Promise<ApiResult<MatchDetail>> {
   return detail ? { ok: true, data: detail } : bad(200);
 }
 
-export async function createMatch(request: CreateMatchRequest): Promise<ApiResult<MatchSummary>> {
-  const result = await requestJson<unknown>('POST', '/api/hns/matches', request);
-  if (!result.ok) return result;
-  const summary = parseSummary(result.data);
-  return summary ? { ok: true, data: summary } : bad(201);
+// In owners mode the 201 body also carries `ownerToken`, given this once (null otherwise).
+export type CreatedMatch = MatchSummary & { ownerToken: string | null };
+
+export function parseCreated(raw: unknown): CreatedMatch | null {
+  const summary = parseSummary(raw);
+  if (!summary) return null;
+  const token = asObject(raw).ownerToken;
+  return { ...summary, ownerToken: typeof token === 'string' && token !== '' ? token : null };
 }
 
-export const deleteMatch = (id: string) => requestJson<null>('DELETE', `/api/hns/matches/${encodeURIComponent(id)}`);
+export async function createMatch(request: CreateMatchRequest): Promise<ApiResult<CreatedMatch>> {
+  const result = await requestJson<unknown>('POST', '/api/hns/matches', request);
+  if (!result.ok) return result;
+  const created = parseCreated(result.data);
+  return created ? { ok: true, data: created } : bad(201);
+}
+
+export const deleteMatch = (id: string, headers: Record<string, string> = {}) =>
+  requestJson<null>('DELETE', `/api/hns/matches/${encodeURIComponent(id)}`, undefined, headers);
 
 export const replayFileUrl = (id: string) => `/api/hns/matches/${encodeURIComponent(id)}/replay`;

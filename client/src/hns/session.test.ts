@@ -96,6 +96,26 @@ describe('SpriteSession', () => {
     spectator.stop();
   });
 
+  it('re-dials another URL at once, closing the open socket, and keeps it for later retries', () => {
+    const watcher = new SpriteSession('ws://h/global?match=m1', { onConnection: (s) => states.push(s), onApplied: () => {}, onEnd: (r) => ended.push(r) }, { policyIsFinal: false });
+    watcher.start();
+    const first = fake();
+    first.accept();
+    watcher.reconnectTo('ws://h/global?match=m1&ownerToken=abc');
+    expect(first.readyState).toBe(FakeWebSocket.CLOSED);
+    expect(fake().url).toBe('ws://h/global?match=m1&ownerToken=abc');
+    fake().drop(1006); // refused before the upgrade: a browser sees only a failure
+    vi.advanceTimersByTime(20_000);
+    expect(fake().url).toBe('ws://h/global?match=m1&ownerToken=abc');
+    watcher.reconnectTo('ws://h/global?match=m1');
+    expect(fake().url).toBe('ws://h/global?match=m1');
+    expect(ended).toEqual([]);
+    watcher.stop();
+    const count = FakeWebSocket.instances.length;
+    watcher.reconnectTo('ws://h/global?match=m2'); // a stopped session stays stopped
+    expect(FakeWebSocket.instances).toHaveLength(count);
+  });
+
   it('stops for good when the match is over, without reconnecting', async () => {
     fake().accept();
     fake().drop(1000);

@@ -113,6 +113,12 @@ export class SpriteSession {
     this.socket.retryNow();
   }
 
+  // The next connection uses `url` (e.g. /global with or without an ownerToken), starting now.
+  reconnectTo(url: string): void {
+    if (this.ended) return;
+    this.socket.reconnectTo(url);
+  }
+
   isOpen(): boolean {
     return this.socket.isOpen();
   }

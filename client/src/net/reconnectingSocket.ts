@@ -28,7 +28,7 @@ export class ReconnectingSocket {
   private stopped = false;
 
   constructor(
-    private readonly url: string,
+    private url: string,
     private readonly handlers: SocketHandlers,
   ) {}
 
@@ -51,6 +51,21 @@ export class ReconnectingSocket {
   retryNow(): void {
     if (this.stopped || this.socket) return;
     this.clearRetry();
+    this.connect();
+  }
+
+  // Dials another URL at once (a credential added, changed or dropped), closing the current socket.
+  reconnectTo(url: string): void {
+    this.url = url;
+    if (this.stopped) return;
+    this.clearRetry();
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) {
+      socket.onopen = socket.onmessage = socket.onclose = socket.onerror = null;
+      socket.close(1000);
+    }
+    this.failures = 0;
     this.connect();
   }
 

@@ -1,0 +1,66 @@
+// Who may stop or delete what, as pure decisions: the server's mode (from /health), the credential
+// this browser would present, the header or socket parameter that carries it, and a refusal in words.
+import type { Problem } from '../api/problems';
+import type { MessageKey } from '../i18n/i18n';
+
+// Below, a mode of null means /health has not answered yet.
+export type AccessMode = 'open' | 'owners';
+
+// `access` is absent on servers older than owners mode: they are open.
+export function parseAccessMode(health: unknown): AccessMode {
+  const o = typeof health === 'object' && health !== null ? (health as Record<string, unknown>) : {};
+  return o.access === 'owners' ? 'owners' : 'open';
+}
+
+export type Credential = { kind: 'none' } | { kind: 'owner' | 'operator'; token: string };
+
+const NONE: Credential = { kind: 'none' };
+
+// The owner's token first (it names this thing exactly), else the operator's. Open mode needs
+// neither, and sends neither, as before owners mode existed.
+export function credentialFor(mode: AccessMode | null, ownerToken: string | null, operatorToken: string | null): Credential {
+  if (mode !== 'owners') return NONE;
+  if (ownerToken) return { kind: 'owner', token: ownerToken };
+  if (operatorToken) return { kind: 'operator', token: operatorToken };
+  return NONE;
+}
+
+// Whether to offer Stop/Delete (and live speed keys): always when open; in owners mode only with a
+// credential; never before the mode is known, so a stranger never sees a button flash.
+export function mayManage(mode: AccessMode | null, credential: Credential): boolean {
+  if (mode === null) return false;
+  return mode === 'open' || credential.kind !== 'none';
+}
+
+export function authorizationHeaders(credential: Credential): Record<string, string> {
+  return credential.kind === 'none' ? {} : { Authorization: `Bearer ${credential.token}` };
+}
+
+// The /global socket cannot carry headers: the token rides in its own query parameter (never in
+// name, slot or token, which viewer sockets refuse).
+export function watchSocketParams(matchId: string, credential: Credential): Record<string, string> {
+  return credential.kind === 'none' ? { match: matchId } : { match: matchId, ownerToken: credential.token };
+}
+
+export type Subject = 'school' | 'match';
+
+// A refusal of a credential, worded by what was sent: nothing (401), the operator's token or an
+// owner's (403). null for every other problem, which keeps its usual message.
+export function accessProblemKey(problem: Problem, sent: Credential['kind'], subject: Subject): MessageKey | null {
+  if (problem.code === 'forbidden-origin') return 'access.forbiddenOrigin';
+  if (problem.status === 401 || problem.code === 'unauthorized') return subject === 'school' ? 'access.unauthorized.school' : 'access.unauthorized.match';
+  if (problem.status === 403 || problem.code === 'forbidden') {
+    if (sent === 'operator') return 'access.operatorWrong';
+    return subject === 'school' ? 'access.notOwner.school' : 'access.notOwner.match';
+  }
+  return null;
+}
+
+// What a /health answer says about the mode, or 'retry' when it says nothing yet (no answer at all
+// is status 0). Only a server that answered without the field is taken as open.
+export function modeFromHealth(status: number, body: unknown): AccessMode | 'retry' {
+  const o = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  if (o.access === 'open' || o.access === 'owners') return o.access;
+  if (status === 0 || status >= 500) return 'retry';
+  return parseAccessMode(body);
+}
