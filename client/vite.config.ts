@@ -7,6 +7,7 @@ export default defineConfig({
   server: {
     proxy: {
       '/api': { target: DEV_SERVER, changeOrigin: true },
+      '/health': { target: DEV_SERVER, changeOrigin: true }, // the access mode
       '/ws': { target: DEV_SERVER, ws: true, changeOrigin: true },
       // Hide-and-seek's Sprite v1 sockets (the reference's paths).
       '/global': { target: DEV_SERVER, ws: true, changeOrigin: true },

@@ -1,4 +1,5 @@
 // The shell: header with navigation and the language switch, the notice area and the routed view.
+import { followOtherTabs, loadAccessMode } from '../access/access';
 import { LANGUAGES } from '../i18n/dictionary';
 import { language, onLanguageChange, setLanguage, t } from '../i18n/i18n';
 import type { Language, MessageKey } from '../i18n/i18n';
@@ -11,6 +12,7 @@ import { HnsResultsView } from '../views/hnsResultsView';
 import { HnsWatchView } from '../views/hnsWatchView';
 import { MenuView } from '../views/menuView';
 import { SchoolView } from '../views/schoolView';
+import { openSettingsDialog } from '../views/settingsDialog';
 import type { View } from '../views/view';
 import { installDebugState, updateDebug } from './debugState';
 import { clearNotice, currentNotice, noteNavigation, onNotice } from './notices';
@@ -28,6 +30,8 @@ export class App {
 
   start(): void {
     installDebugState(window);
+    followOtherTabs(window);
+    void loadAccessMode(); // views offer Stop/Delete once the mode is known
     document.documentElement.lang = language();
     replaceChildren(
       this.root,
@@ -79,6 +83,14 @@ export class App {
           onclick: () => setLanguage(lang),
         })),
       ),
+      h('button', {
+        type: 'button',
+        class: 'button button-small',
+        'data-testid': 'open-settings',
+        'aria-haspopup': 'dialog',
+        text: t('settings.open'),
+        onclick: () => openSettingsDialog(),
+      }),
     );
     this.renderNotice();
   }

@@ -1,4 +1,5 @@
 // The create dialog: name (with a random suggestion), start date, packs and the map editor.
+import { rememberOwner } from '../access/access';
 import { fetchCatalog, mapToJson } from '../api/catalog';
 import type { Catalog, SchoolMap } from '../api/catalog';
 import type { Problem, ProblemField } from '../api/problems';
@@ -135,6 +136,7 @@ class CreateSchoolForm {
     });
     this.submitting = false;
     if (result.ok) {
+      rememberOwner('school', result.data.id, result.data.ownerToken);
       this.close();
       this.options.onCreated(result.data);
       return;

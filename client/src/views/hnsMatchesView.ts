@@ -1,6 +1,9 @@
 // Hide-and-seek matches: start one (variant, scripted seats), the running ones with watch and
 // take-a-seat links, and the finished ones with replay and results. Refreshed every two seconds.
+import { accessSignature, canManage, credential, forgetOwner, onAccessChange, pruneOwners, rememberOwner } from '../access/access';
+import { accessProblemKey, authorizationHeaders } from '../access/permissions';
 import { updateDebug } from '../app/debugState';
+import { showNotice } from '../app/notices';
 import { navigate } from '../app/router';
 import type { Problem } from '../api/problems';
 import { MAX_BOTS, createMatch, deleteMatch, freeSlots, listMatches, listVariants, replayFileUrl } from '../hns/api';
@@ -31,6 +34,7 @@ export class HnsMatchesView implements View {
   private renderedSignature = '';
   private readonly timer: ReturnType<typeof setInterval>;
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeAccess: () => void;
   private destroyed = false;
 
   constructor() {
@@ -40,6 +44,7 @@ export class HnsMatchesView implements View {
       this.renderedSignature = '';
       this.render();
     });
+    this.unsubscribeAccess = onAccessChange(() => this.render());
     this.render();
     void this.loadVariants();
     void this.load();
@@ -50,6 +55,7 @@ export class HnsMatchesView implements View {
     this.destroyed = true;
     clearInterval(this.timer);
     this.unsubscribe();
+    this.unsubscribeAccess();
   }
 
   private async loadVariants(): Promise<void> {
@@ -62,7 +68,9 @@ export class HnsMatchesView implements View {
   }
 
   private async load(): Promise<void> {
+    const requestedAt = Date.now();
     const result = await listMatches();
+    if (result.ok) pruneOwners('hns', result.data.map((m) => m.id), requestedAt);
     if (this.destroyed) return;
     if (result.ok) this.state = { phase: 'ready', matches: result.data };
     else if (this.state.phase !== 'ready') this.state = { phase: 'error', problem: result.problem };
@@ -79,6 +87,7 @@ export class HnsMatchesView implements View {
     this.renderedSignature = '';
     this.render();
     const result = await createMatch({ variant: this.variant, bots: this.bots });
+    if (result.ok) rememberOwner('hns', result.data.id, result.data.ownerToken); // even if the page is gone
     if (this.destroyed) return;
     this.creating = false;
     this.renderedSignature = '';
@@ -99,7 +108,11 @@ export class HnsMatchesView implements View {
       testId: 'confirm-stop',
     });
     if (!confirmed || this.destroyed) return;
-    await deleteMatch(match.id);
+    const sent = credential('hns', match.id);
+    const result = await deleteMatch(match.id, authorizationHeaders(sent));
+    if (result.ok || result.problem.status === 404) forgetOwner('hns', match.id);
+    else showNotice({ key: accessProblemKey(result.problem, sent.kind, 'match') ?? 'hns.stopFailed', tone: 'error' });
+    if (this.destroyed) return;
     this.renderedSignature = '';
     await this.load();
   }
@@ -108,9 +121,9 @@ export class HnsMatchesView implements View {
   // never replaces a button under the pointer.
   private signature(): string {
     const state = this.state;
-    const head = [language(), this.variants, this.creating, this.createProblem?.status ?? null];
+    const head = [language(), accessSignature(), this.variants, this.creating, this.createProblem?.status ?? null];
     if (state.phase !== 'ready') return JSON.stringify([...head, state.phase]);
-    return JSON.stringify([...head, state.matches.map((m) => [m.id, m.phase, m.variant, m.seats.map((s) => [s.kind, s.identity, s.side, s.connected])])]);
+    return JSON.stringify([...head, state.matches.map((m) => [m.id, m.phase, m.variant, canManage('hns', m.id), m.seats.map((s) => [s.kind, s.identity, s.side, s.connected])])]);
   }
 
   private render(): void {
@@ -250,13 +263,16 @@ export class HnsMatchesView implements View {
                 navigate({ name: 'hnsPlay', match: m.id, slot });
               },
             })),
-            h('button', {
-              type: 'button',
-              class: 'button button-small button-danger',
-              'data-testid': 'hns-delete',
-              text: t('hns.stop'),
-              onclick: () => void this.remove(m),
-            }),
+            // In owners mode only the owner and the operator are offered it (the default match: the operator).
+            canManage('hns', m.id)
+              ? h('button', {
+                type: 'button',
+                class: 'button button-small button-danger',
+                'data-testid': 'hns-delete',
+                text: t('hns.stop'),
+                onclick: () => void this.remove(m),
+              })
+              : null,
           )),
         );
       })),

@@ -1,5 +1,9 @@
 // Watching a live match: /global (2×, 1440×800), the scoreboard from the board's labels and the match
 // REST, speed keys as buttons, reconnect with backoff; when the match ends, links to results and replay.
+// In owners mode the speed keys count only on a socket dialled with the owner's or operator's token, so
+// they are offered only then; a token the server refuses (it answers 403 before the upgrade, which a
+// browser sees as a plain failure) is dropped and the page watches without it.
+import { accessMode, canManage, credential, onAccessChange, watchParams } from '../access/access';
 import { updateDebug } from '../app/debugState';
 import { getMatch, isLive } from '../hns/api';
 import type { MatchDetail } from '../hns/api';
@@ -9,6 +13,7 @@ import { readBoard } from '../hns/labels';
 import type { Board } from '../hns/labels';
 import { SpriteSession, hnsSocketUrl } from '../hns/session';
 import type { EndReason } from '../hns/session';
+import type { ConnectionState } from '../net/reconnectingSocket';
 import { HnsStage } from '../hns/stage';
 import { END_KEYS, MATCH_POLL_MS, Scoreboard, boardText, fieldsFromSummary, seatChip, setText } from '../hns/ui';
 import { onLanguageChange, t } from '../i18n/i18n';
@@ -30,6 +35,13 @@ export class HnsWatchView implements View {
   private readonly pollTimer: ReturnType<typeof setInterval>;
   private readonly boardTimer: ReturnType<typeof setInterval>;
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeAccess: () => void;
+  private started = false;
+  private watchUrl = '';
+  private dialledWithToken = false;
+  private openedSinceDial = false;
+  private checkingRefusal = false;
+  private refusedToken: string | null = null;
   private match: MatchDetail | null = null;
   private board: Board | null = null;
   private ended: EndReason | null = null;
@@ -44,14 +56,20 @@ export class HnsWatchView implements View {
       onConnection: (state) => {
         this.banner.update(state);
         updateHnsDebug({ connection: state.phase });
+        this.noteConnection(state);
       },
       onApplied: () => updateHnsDebug(appliedCounts(this.session)),
       onEnd: (reason) => this.onEnd(reason),
    }, { policyIsFinal: false });
     this.stage = new HnsStage(this.session.stream.world, this.canvasHost, 'hns-canvas');
     this.unsubscribe = onLanguageChange(() => this.render());
+    this.unsubscribeAccess = onAccessChange(() => {
+      if (this.started) this.redial();
+      else this.startOnceModeKnown();
+      this.render();
+    });
     this.render();
-    this.session.start();
+    this.startOnceModeKnown();
     void this.poll();
     this.pollTimer = setInterval(() => void this.poll(), MATCH_POLL_MS);
     this.boardTimer = setInterval(() => this.readBoard(), BOARD_READ_MS);
@@ -62,9 +80,62 @@ export class HnsWatchView implements View {
     clearInterval(this.pollTimer);
     clearInterval(this.boardTimer);
     this.unsubscribe();
+    this.unsubscribeAccess();
     this.session.stop();
     this.banner.destroy();
     this.stage.destroy();
+  }
+
+  // The socket's URL depends on the credential, so it is dialled once the mode is known (App asks).
+  private startOnceModeKnown(): void {
+    if (this.started || this.destroyed || accessMode() === null) return;
+    this.started = true;
+    this.dial(this.socketUrl());
+  }
+
+  // The credential for this match, unless the server already refused that very token.
+  private usableCredential() {
+    const sent = credential('hns', this.matchId);
+    return sent.kind !== 'none' && sent.token === this.refusedToken ? null : sent;
+  }
+
+  private speedKeysOffered(): boolean {
+    return this.usableCredential() !== null && canManage('hns', this.matchId);
+  }
+
+  private socketUrl(): string {
+    return hnsSocketUrl('/global', this.usableCredential() ? watchParams(this.matchId) : { match: this.matchId });
+  }
+
+  private dial(url: string): void {
+    this.watchUrl = url;
+    this.dialledWithToken = credential('hns', this.matchId).kind !== 'none' && this.usableCredential() !== null;
+    this.openedSinceDial = false;
+    this.session.reconnectTo(url);
+  }
+
+  private redial(): void {
+    const url = this.socketUrl();
+    if (url !== this.watchUrl && !this.session.isEnded) this.dial(url);
+  }
+
+  private noteConnection(state: ConnectionState): void {
+    if (state.phase === 'open') this.openedSinceDial = true;
+    if (state.phase === 'waiting' && this.dialledWithToken && !this.openedSinceDial) void this.checkRefusal();
+  }
+
+  // A socket with a token that never opened while the match is live: the server refused the token.
+  private async checkRefusal(): Promise<void> {
+    if (this.checkingRefusal) return;
+    this.checkingRefusal = true;
+    const token = credential('hns', this.matchId);
+    const result = await getMatch(this.matchId);
+    this.checkingRefusal = false;
+    if (this.destroyed || this.openedSinceDial || !this.dialledWithToken || token.kind === 'none') return;
+    if (!result.ok || !isLive(result.data)) return; // unreachable or over: not about the token
+    this.refusedToken = token.token;
+    this.redial();
+    this.render();
   }
 
   private onEnd(reason: EndReason): void {
@@ -110,7 +181,7 @@ export class HnsWatchView implements View {
   private render(): void {
     this.banner.render();
     this.scoreboard.relabel();
-    const speeds = h('div', { class: 'hns-toolbar', role: 'group', 'aria-label': t('hns.speed') },
+    const speeds = !this.speedKeysOffered() ? null : h('div', { class: 'hns-toolbar', role: 'group', 'aria-label': t('hns.speed'), 'data-testid': 'hns-speeds' },
       h('span', { class: 'speed-label', text: t('hns.speed') }),
       h('button', { type: 'button', class: 'button button-small', 'data-testid': 'speed-down', 'aria-label': t('hns.slower'), text: '−', onclick: () => this.send('-') }),
       SPEED_KEYS.map(({ key, label }) => h('button', {
@@ -131,6 +202,9 @@ export class HnsWatchView implements View {
       this.endNote,
       this.scoreboard.element,
       this.seats,
+      this.refusedToken !== null && credential('hns', this.matchId).kind !== 'none'
+        ? h('p', { class: 'note note-warning', role: 'status', 'data-testid': 'hns-watch-refused', text: t('access.watchRefused') })
+        : null,
       speeds,
       this.canvasHost,
     );

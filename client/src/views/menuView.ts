@@ -1,4 +1,6 @@
 // The main menu: the school list with its limit, create, open and delete.
+import { accessSignature, canManage, credential, forgetOwner, onAccessChange, pruneOwners } from '../access/access';
+import { accessProblemKey, authorizationHeaders } from '../access/permissions';
 import { deleteSchool, listSchools } from '../api/schools';
 import type { SchoolList, SchoolSummary } from '../api/schools';
 import type { Problem } from '../api/problems';
@@ -23,12 +25,14 @@ export class MenuView implements View {
   private state: ListState = { phase: 'loading' };
   private refreshTimer: ReturnType<typeof setInterval>;
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeAccess: () => void;
   private dialogOpen = false;
   private renderedSignature = '';
   private destroyed = false;
 
   constructor() {
     this.unsubscribe = onLanguageChange(() => this.render());
+    this.unsubscribeAccess = onAccessChange(() => this.render());
     this.render();
     void this.load();
     this.refreshTimer = setInterval(() => {
@@ -41,10 +45,13 @@ export class MenuView implements View {
     this.destroyed = true;
     clearInterval(this.refreshTimer);
     this.unsubscribe();
+    this.unsubscribeAccess();
   }
 
   private async load(): Promise<void> {
+    const requestedAt = Date.now();
     const result = await listSchools();
+    if (result.ok) pruneOwners('school', normaliseList(result.data).schools.map((s) => s.id), requestedAt);
     if (this.destroyed) return;
     if (result.ok) this.state = { phase: 'ready', list: normaliseList(result.data) };
     else if (this.state.phase !== 'ready') this.state = { phase: 'error', problem: result.problem };
@@ -57,7 +64,7 @@ export class MenuView implements View {
     const state = this.state;
     if (state.phase !== 'ready') return `${state.phase}|${language()}`;
     const { list } = state;
-    return JSON.stringify([language(), list.maxSchools, list.schools.map((s) => [s.id, s.name])]);
+    return JSON.stringify([language(), accessSignature(), list.maxSchools, list.schools.map((s) => [s.id, s.name, canManage('school', s.id)])]);
   }
 
   private render(): void {
@@ -159,15 +166,18 @@ export class MenuView implements View {
           'aria-describedby': nameId,
           onclick: () => navigate({ name: 'school', id: school.id }),
         }),
-        h('button', {
-          type: 'button',
-          class: 'button button-danger',
-          text: t('common.delete'),
-          'data-testid': 'delete-school',
-          'data-focus-key': `delete-${school.id}`,
-          'aria-describedby': nameId,
-          onclick: () => void this.confirmDelete(school),
-        }),
+        // In owners mode only the owner and the operator are offered it.
+        canManage('school', school.id)
+          ? h('button', {
+            type: 'button',
+            class: 'button button-danger',
+            text: t('common.delete'),
+            'data-testid': 'delete-school',
+            'data-focus-key': `delete-${school.id}`,
+            'aria-describedby': nameId,
+            onclick: () => void this.confirmDelete(school),
+          })
+          : null,
       ),
     );
     this.fillLiveFields(card, school);
@@ -200,9 +210,14 @@ export class MenuView implements View {
     });
     this.dialogOpen = false;
     if (!confirmed) return;
-    const result = await deleteSchool(school.id);
-    if (result.ok || result.problem.status === 404) showNotice({ key: 'menu.deleted', params: { name: school.name }, tone: 'info' });
-    else showNotice({ key: 'menu.deleteFailed', tone: 'error' });
+    const sent = credential('school', school.id);
+    const result = await deleteSchool(school.id, authorizationHeaders(sent));
+    if (result.ok || result.problem.status === 404) {
+      forgetOwner('school', school.id);
+      showNotice({ key: 'menu.deleted', params: { name: school.name }, tone: 'info' });
+    } else {
+      showNotice({ key: accessProblemKey(result.problem, sent.kind, 'school') ?? 'menu.deleteFailed', tone: 'error' });
+    }
     await this.load();
   }
 }
