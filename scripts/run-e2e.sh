@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Browser end-to-end tests: builds the client, starts the real server on a free loopback port
-# with a fresh database, runs the Chromium tests against it, stops the server.
+# with a fresh database, runs the Chromium tests against it, stops the server. A test may start its
+# own server too (owners.test.mjs runs one in owners mode) from $HSCHOOL_SERVER_BIN.
 # Usage: scripts/run-e2e.sh PATH_TO_HSCHOOL_SERVER
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 server=$1
+# Tests that need a server of their own (owners mode) start this binary themselves.
+export HSCHOOL_SERVER_BIN="$(cd "$(dirname "$server")" && pwd)/$(basename "$server")"
 work=$(mktemp -d)
 pid=""
 cleanup() {

@@ -100,9 +100,11 @@ test('create, open, pause, speed up and lose a school to a delete elsewhere', as
   assert.ok(rateAtFour > rateAtOne * 2.5, `×4 (${rateAtFour}) runs faster than ×1 (${rateAtOne})`);
   await screenshot(page, 'school-x4');
 
-  // Delete it from a second browser context: the first returns to the menu with a notice.
+  // Delete it from a second browser context: the first returns to the menu with a notice. The
+  // server runs open (loopback), so a browser that did not create the school is offered Delete too.
   const b = await newPage(session.browser);
   await b.page.goto(`${serverUrl()}/#/`);
+  await waitUntil(async () => (await debugState(b.page)).access.mode === 'open', { what: 'the page to learn open mode' });
   const otherCard = b.page.getByTestId('school-card').filter({ hasText: name });
   await otherCard.getByTestId('delete-school').click();
   await b.page.getByTestId('confirm-delete').waitFor();
