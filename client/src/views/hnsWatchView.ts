@@ -4,6 +4,7 @@
 // they are offered only then; a token the server refuses (it answers 403 before the upgrade, which a
 // browser sees as a plain failure) is dropped and the page watches without it.
 import { accessMode, canManage, credential, onAccessChange, watchParams } from '../access/access';
+import type { Credential } from '../access/access';
 import { updateDebug } from '../app/debugState';
 import { getMatch, isLive } from '../hns/api';
 import type { MatchDetail } from '../hns/api';
@@ -94,7 +95,7 @@ export class HnsWatchView implements View {
   }
 
   // The credential for this match, unless the server already refused that very token.
-  private usableCredential() {
+  private usableCredential(): Credential | null {
     const sent = credential('hns', this.matchId);
     return sent.kind !== 'none' && sent.token === this.refusedToken ? null : sent;
   }
@@ -111,7 +112,7 @@ export class HnsWatchView implements View {
     this.watchUrl = url;
     this.dialledWithToken = credential('hns', this.matchId).kind !== 'none' && this.usableCredential() !== null;
     this.openedSinceDial = false;
-    this.session.reconnectTo(url);
+    this.session.reconnectTo(url); // the first connection too: the session is never start()ed here
   }
 
   private redial(): void {
