@@ -46,6 +46,10 @@ void HttpRouter::handle(const HttpRequest& request, Respond respond) const {
     for (const auto& route : routes_) {
         if (!match(route.segments, path, params)) continue;
         if (route.method == request.method || (request.method == "HEAD" && route.method == "GET")) {
+            const bool reads = request.method == "GET" || request.method == "HEAD" || request.method == "OPTIONS";
+            if (!reads && write_guard_) {
+                if (auto refusal = write_guard_(request)) return respond(std::move(*refusal));
+            }
             route.handler(request, params, std::move(respond));
             return;
         }

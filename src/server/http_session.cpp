@@ -85,6 +85,9 @@ private:
         for (auto& c : content_type) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         plain.content_type = std::move(content_type);
         plain.body = std::move(request.body());
+        plain.origin = std::string(request[http::field::origin]);
+        plain.host = std::string(request[http::field::host]);
+        plain.authorization = std::string(request[http::field::authorization]);
         // The handler may answer from another thread (the loop); the answer comes back to this
         // connection's thread, unless that thread has already shut (then the answer is dropped).
         shared_.router.handle(plain, [self = shared_from_this()](HttpResponse response) {

@@ -14,6 +14,9 @@ struct HttpRequest {
     std::string query;         // raw query string without '?'
     std::string content_type;  // media type without parameters, lower case
     std::string body;
+    std::string origin;         // the Origin header; empty when absent (not a browser)
+    std::string host;           // the Host header
+    std::string authorization;  // the Authorization header, as sent
 };
 
 struct HttpResponse {

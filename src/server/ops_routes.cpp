@@ -15,8 +15,9 @@ HttpResponse serving(const HealthSources& sources) {
         const boost::json::object body{{"status", "store-error"}, {"reason", escape_invalid_utf8(*failure)}};
         return {503, "application/json", boost::json::serialize(body), {}};
     }
-    if (!sources.serving_files) return {200, "application/json", R"({"status":"serving","webRoot":"none"})", {}};
-    return {200, "application/json", R"({"status":"serving"})", {}};
+    boost::json::object body{{"status", "serving"}, {"access", sources.access}};
+    if (!sources.serving_files) body["webRoot"] = "none";
+    return {200, "application/json", boost::json::serialize(body), {}};
 }
 
 }  // namespace

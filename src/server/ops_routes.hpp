@@ -15,6 +15,7 @@ enum class Health { Starting, Serving, Draining };
 struct HealthSources {
     const StoreHealth* store = nullptr;  // a failing latest write makes /health 503 "store-error"
     bool serving_files = true;           // false: no usable web root, every static path is 404
+    const char* access = "open";         // the access mode, so clients (and operators) can see it
 };
 
 void add_ops_routes(HttpRouter& router, const std::atomic<Health>& health, const Metrics& metrics,

@@ -54,6 +54,14 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
         ->check(CLI::IsMember(hns::variant_names()));
     app.add_option("--hns-max-matches", o.hns_max_matches, "Hide-and-seek matches that may run at once (more: 409)")
         ->check(CLI::Range(1, 4096));
+    std::string access;
+    app.add_option("--access", access,
+                   "Who may end or change what: open (anyone, as the reference) or owners (the owner's or the operator's token). "
+                   "Default: open on a loopback address and in drop-in mode, owners otherwise")
+        ->check(CLI::IsMember({"open", "owners"}));
+    app.add_option("--admin-token-file", o.admin_token_file,
+                   std::string("The operator's token (owners mode); created with a fresh token when missing. Default: $") +
+                       kAdminTokenFileEnv + ", else " + kAdminTokenFileName + " beside --data");
     try {
         app.parse(argc, argv);
         o.web_root_given = web_root->count() > 0;
@@ -78,6 +86,11 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
     }
     o.network.address = o.address;
     o.network.port = o.port;
+    o.access = access.empty() ? default_access_mode(o.address, o.dropin.active) : *parse_access_mode(access);
+    if (o.admin_token_file.empty()) {
+        if (const char* from_env = std::getenv(kAdminTokenFileEnv); from_env && *from_env) o.admin_token_file = from_env;
+        else o.admin_token_file = (o.data_path.parent_path().empty() ? std::filesystem::path(".") : o.data_path.parent_path()) / kAdminTokenFileName;
+    }
     if (const auto why = sim::arena::validate(o.arena)) {
         std::cerr << "hschool-server: invalid arena settings: " << *why << "\n";
         return 2;

@@ -6,6 +6,7 @@
 #include <string>
 #include <variant>
 
+#include "server/access.hpp"
 #include "server/hns/dropin_env.hpp"
 #include "server/hns/hub.hpp"
 #include "server/network.hpp"
@@ -31,6 +32,9 @@ struct ServerOptions {
     std::string hns_default_variant = "default";
     std::size_t hns_max_matches = hns::kDefaultMaxMatches;
     hns::DropInEnv dropin;
+    // Who may change what (README "Running it in public"): --access, else by the listen address.
+    AccessMode access = AccessMode::Open;
+    std::filesystem::path admin_token_file;  // "" : <data folder>/admin.token
 };
 
 // The options, or the exit code to leave with (0 after --help, 2 after a bad option).

@@ -26,7 +26,7 @@ TEST_F(Http, HealthIsServingJson) {
     const auto response = http_request(server.port(), "GET", "/health");
     EXPECT_EQ(response.status, 200U);
     EXPECT_EQ(response.headers.at("content-type"), "application/json");
-    EXPECT_EQ(response.body, R"({"status":"serving"})");
+    EXPECT_EQ(response.body, R"({"status":"serving","access":"open"})");
 }
 
 TEST_F(Http, MetricsListEveryFamilyInPrometheusText) {
@@ -78,7 +78,7 @@ TEST_F(Http, WrongMethodsAre405WithAllow) {
 TEST_F(Http, HeadAnswersHeadersOnly) {
     const auto response = http_request(server.port(), "HEAD", "/health");
     EXPECT_EQ(response.status, 200U);
-    EXPECT_EQ(response.headers.at("content-length"), "20");
+    EXPECT_EQ(response.headers.at("content-length"), std::to_string(std::string(R"({"status":"serving","access":"open"})").size()));
     EXPECT_TRUE(response.body.empty());
 }
 

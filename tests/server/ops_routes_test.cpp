@@ -12,7 +12,7 @@ namespace {
 
 HttpResponse get(const HttpRouter& router, const std::string& path) {
     HttpResponse out;
-    router.handle(HttpRequest{"GET", path, "", "", ""}, [&](HttpResponse r) { out = std::move(r); });
+    router.handle(HttpRequest{"GET", path, "", "", "", "", "", ""}, [&](HttpResponse r) { out = std::move(r); });
     return out;
 }
 
@@ -38,7 +38,7 @@ TEST(Health, IsUnavailableWithTheReasonWhileStoreWritesFailAndRecovers) {
     StoreHealth store(metrics);
     HttpRouter router;
     add_ops_routes(router, health, metrics, {&store, true});
-    EXPECT_EQ(get(router, "/health").body, R"({"status":"serving"})");
+    EXPECT_EQ(get(router, "/health").body, R"({"status":"serving","access":"open"})");
 
     store.record("clock write", store::StoreError{store::StoreErrorKind::Busy, "database is locked \xFF"});
     auto response = get(router, "/health");
@@ -56,7 +56,7 @@ TEST(Health, IsUnavailableWithTheReasonWhileStoreWritesFailAndRecovers) {
     store.record("clock write", std::nullopt);
     response = get(router, "/health");
     EXPECT_EQ(response.status, 200U);
-    EXPECT_EQ(response.body, R"({"status":"serving"})");
+    EXPECT_EQ(response.body, R"({"status":"serving","access":"open"})");
     EXPECT_NE(get(router, "/metrics").body.find("hschool_store_errors_total 1"), std::string::npos);
 }
 
@@ -67,7 +67,7 @@ TEST(Health, SaysWhenNoFilesAreServedButStaysUp) {
     add_ops_routes(router, health, metrics, {nullptr, false});
     const auto response = get(router, "/health");
     EXPECT_EQ(response.status, 200U);
-    EXPECT_EQ(response.body, R"({"status":"serving","webRoot":"none"})");
+    EXPECT_EQ(response.body, R"({"status":"serving","access":"open","webRoot":"none"})");
 }
 
 TEST(Metrics, CountWhatTheServerReports) {

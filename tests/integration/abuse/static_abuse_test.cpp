@@ -117,7 +117,7 @@ TEST(StaticAbuseStart, AMissingDefaultWebRootServesNothingAndHealthSaysSo) {
     ASSERT_TRUE(server.started()) << server.output();
     const auto health = http_request(server.port(), "GET", "/health");
     EXPECT_EQ(health.status, 200U);
-    EXPECT_EQ(health.body, R"({"status":"serving","webRoot":"none"})");
+    EXPECT_EQ(health.body, R"({"status":"serving","access":"open","webRoot":"none"})");
     for (const char* path : {"/", "/index.html", "//etc/passwd", "/%2fetc%2fpasswd"}) {
         const auto response = http_request(server.port(), "GET", path);
         EXPECT_EQ(response.status, 404U) << path;

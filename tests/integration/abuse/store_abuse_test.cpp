@@ -176,7 +176,7 @@ TEST(StoreAbuse, ALockedDatabaseAnswers503ShowsInHealthAndNeverSlowsSockets) {
         std::this_thread::sleep_for(kHealthEvery);
     } while (Clock::now() < deadline);
     EXPECT_EQ(health.status, 200U) << health.body;
-    EXPECT_EQ(health.body, R"({"status":"serving"})");
+    EXPECT_EQ(health.body, R"({"status":"serving","access":"open"})");
     EXPECT_EQ(post_school(port, "After the lock").status, 201U);
     const auto metrics = http_request(port, "GET", "/metrics").body;
     EXPECT_NE(metrics.find("hschool_store_errors_total "), std::string::npos);
