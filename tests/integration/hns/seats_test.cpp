@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "hns_client.hpp"
+#include "seat_bot.hpp"
 #include "sim/hns/replay.hpp"
 
 namespace hschool::test::hns {
@@ -34,21 +35,6 @@ protected:
     ServerProcess server{hns_server_args(dir)};
 };
 
-struct Decision {
-    int seat = -1;
-    json::object body;
-};
-
-std::vector<Decision> decisions_in(const std::vector<std::string>& texts) {
-    std::vector<Decision> out;
-    for (const auto& text : texts) {
-        auto value = parse(text);
-        if (!value.is_object() || value.as_object().at("type") != "decision") continue;
-        out.push_back({static_cast<int>(value.as_object().at("seat").as_int64()), value.as_object()});
-    }
-    return out;
-}
-
 std::vector<json::object> chat_records(const std::string& replay, const char* kind) {
     std::vector<json::object> out;
     auto data = sim::hns::parse_replay(replay);
@@ -59,58 +45,6 @@ std::vector<json::object> chat_records(const std::string& replay, const char* ki
     }
     return out;
 }
-
-// A seat program: answers each decision at once (through `answer`), sends 0x85 after every
-// frame, and stops when its socket closes.
-class SeatBot {
-public:
-    using Answer = std::function<std::string(int seat, int game, int turn)>;
-    SeatBot(std::unique_ptr<WsClient> ws, int seat, Answer answer)
-        : ws_(std::move(ws)), seat_(seat), answer_(std::move(answer)), thread_([this] { run(); }) {}
-    ~SeatBot() { wait(); }
-    void wait() {
-        if (thread_.joinable()) thread_.join();
-    }
-    std::vector<json::object> decisions() {
-        std::lock_guard lock(mutex_);
-        return decisions_;
-    }
-    std::uint16_t close_code() const { return close_code_; }
-
-private:
-    void run() {
-        for (;;) {
-            auto event = ws_->read(30s);
-            if (auto* closed = std::get_if<Closed>(&event)) {
-                close_code_ = closed->code;
-                return;
-            }
-            auto* frame = std::get_if<Frame>(&event);
-            if (!frame) return;
-            if (frame->binary) {
-                ws_->send(ready_message());
-                continue;
-            }
-            for (auto& d : decisions_in({std::string(frame->data.begin(), frame->data.end())})) {
-                const int turn = static_cast<int>(d.body.at("turn").as_int64());
-                const int game = static_cast<int>(d.body.at("observation").as_object().at("game").as_int64());
-                {
-                    std::lock_guard lock(mutex_);
-                    decisions_.push_back(d.body);
-                }
-                ws_->send(text_message("orders:" + std::to_string(game) + ":" + std::to_string(turn) + ":" + answer_(seat_, game, turn)));
-            }
-        }
-    }
-
-    std::unique_ptr<WsClient> ws_;
-    const int seat_;
-    Answer answer_;
-    std::mutex mutex_;
-    std::vector<json::object> decisions_;
-    std::atomic<std::uint16_t> close_code_{0};
-    std::thread thread_;
-};
 
 TEST_F(HnsSeats, DecisionsGoOnlyToLiveSeatsAndRejectedOrdersAreRecorded) {
     const std::string id = create_match(server.port(), R"({"variant":"certification"})");
