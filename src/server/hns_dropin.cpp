@@ -4,6 +4,7 @@
 
 #include <boost/json.hpp>
 
+#include <atomic>
 #include <csignal>
 #include <fstream>
 #include <sstream>
@@ -66,7 +67,13 @@ void arm_dropin(hns::HnsHub& hub, const hns::DropInEnv& env) {
         boost::json::object report{{"failed_policy_index", slot}, {"message", message}};
         write_file(path, boost::json::serialize(report));
     });
-    hub.on_finished([env](const std::string& id, const hns::FinishedMatch& finished) {
+    // Only the league's own match writes the runner's files, and only once.
+    auto written = std::make_shared<std::atomic<bool>>(false);
+    hub.on_finished([env, &hub, written](const std::string& id, const hns::FinishedMatch& finished) {
+        if (id != hub.default_match_id() || written->exchange(true)) {
+            spdlog::warn("event=dropin_artifacts_refused id={}", id);
+            return;
+        }
         const bool ok = write_file(env.results, finished.results) && write_file(env.save_replay, finished.replay);
         spdlog::info("event=dropin_match_over id={} artifacts={} linger_ms={}", id, ok ? "written" : "failed", env.linger.count());
         // The runner reads the files while HTTP still answers, then the process leaves on its own.

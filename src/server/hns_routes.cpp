@@ -2,8 +2,10 @@
 
 #include <boost/json.hpp>
 
+#include "server/access.hpp"
 #include "server/hns/hub.hpp"
 #include "server/http_router.hpp"
+#include "server/origin_policy.hpp"
 
 namespace hschool::server {
 
@@ -13,22 +15,46 @@ namespace {
 
 HttpResponse json_text(unsigned status, std::string body) { return HttpResponse{status, "application/json", std::move(body), {}}; }
 
-HttpResponse plain(unsigned status, std::string body, bool cors = false) {
-    HttpResponse response{status, "text/plain; charset=utf-8", std::move(body), {{"Cache-Control", "no-cache"}}};
-    if (cors) {  // the reference's admin panel calls the controls from other origins
-        response.headers.emplace_back("Access-Control-Allow-Origin", "*");
-        response.headers.emplace_back("Access-Control-Allow-Methods", "POST, OPTIONS");
-        response.headers.emplace_back("Access-Control-Allow-Headers", "Content-Type");
+HttpResponse plain(unsigned status, std::string body) {
+    return HttpResponse{status, "text/plain; charset=utf-8", std::move(body), {{"Cache-Control", "no-cache"}}};
+}
+
+// The controls' CORS headers: any origin in a league pod (the reference's admin panel calls them
+// from elsewhere; only the runner reaches the pod), else only pages we would let write anyway.
+void add_cors(HttpResponse& response, const HttpRequest& request, const HnsRouteOptions& options) {
+    std::string allowed;
+    if (options.dropin) {
+        allowed = "*";
+    } else if (!request.origin.empty() && origin_allowed(request.origin, request.host, options.allowed_origins)) {
+        allowed = request.origin;
+        response.headers.emplace_back("Vary", "Origin");
     }
-    return response;
+    if (allowed.empty()) return;
+    response.headers.emplace_back("Access-Control-Allow-Origin", allowed);
+    response.headers.emplace_back("Access-Control-Allow-Methods", "POST, OPTIONS");
+    response.headers.emplace_back("Access-Control-Allow-Headers", options.dropin ? "Content-Type" : "Content-Type, Authorization");
 }
 
 HttpResponse from_error(const hns::HubError& e) {
-    const char* title = e.status == 404   ? "Not found"
+    const char* title = e.status == 401   ? "Unauthorized"
+                        : e.status == 403 ? "Forbidden"
+                        : e.status == 404 ? "Not found"
                         : e.status == 409 ? "Conflict"
                         : e.status == 503 ? "Service unavailable"
                                           : "Invalid request";
-    return problem(e.status, e.code, title, e.detail);
+    HttpResponse response = problem(e.status, e.code, title, e.detail);
+    if (e.status == 401) response.headers.emplace_back("WWW-Authenticate", "Bearer");
+    return response;
+}
+
+// The created match's summary with its owner token, which is never shown again.
+std::string with_owner_token(const std::string& view_json, const std::string& token) {
+    if (token.empty()) return view_json;
+    boost::system::error_code ec;
+    auto value = json::parse(view_json, ec);
+    if (ec || !value.is_object()) return view_json;
+    value.as_object()["ownerToken"] = token;
+    return json::serialize(value);
 }
 
 std::string list_json(const std::vector<hns::MatchView>& views) {
@@ -37,21 +63,25 @@ std::string list_json(const std::vector<hns::MatchView>& views) {
     return body + "]}";
 }
 
-void add_control(HttpRouter& router, hns::HnsHub& hub, const char* path, hns::ControlRoute route) {
+void add_control(HttpRouter& router, hns::HnsHub& hub, const char* path, hns::ControlRoute route, const HnsRouteOptions& options) {
     for (const char* method : {"POST", "OPTIONS"}) {
-        router.add(method, path, [&hub, route, method](const HttpRequest& request, const PathParams&, Respond respond) {
-            const auto decision = hub.control(route, method, request.query);
-            respond(plain(static_cast<unsigned>(decision.status), decision.body, true));
+        router.add(method, path, [&hub, route, method, options](const HttpRequest& request, const PathParams&, Respond respond) {
+            const auto decision = hub.control(route, method, request.query, bearer_token(request.authorization));
+            HttpResponse response = decision.refused ? permission_problem(*decision.refused, "this match")
+                                                     : plain(static_cast<unsigned>(decision.status), decision.body);
+            add_cors(response, request, options);
+            respond(std::move(response));
         });
     }
 }
 
 }  // namespace
 
-void add_hns_routes(HttpRouter& router, hns::HnsHub& hub) {
+void add_hns_routes(HttpRouter& router, hns::HnsHub& hub, HnsRouteOptions options) {
     router.add("GET", "/healthz", [](const HttpRequest&, const PathParams&, Respond respond) { respond(plain(200, "healthy")); });
-    add_control(router, hub, "/control/restart", hns::ControlRoute::Restart);
-    add_control(router, hub, "/control/kick", hns::ControlRoute::Kick);
+    add_control(router, hub, "/control/restart", hns::ControlRoute::Restart, options);
+    add_control(router, hub, "/control/kick", hns::ControlRoute::Kick, options);
+    const AccessPolicy* access = options.access;
 
     router.add("GET", "/api/hns/variants", [](const HttpRequest&, const PathParams&, Respond respond) {
         json::array names;
@@ -61,15 +91,17 @@ void add_hns_routes(HttpRouter& router, hns::HnsHub& hub) {
     router.add("GET", "/api/hns/matches", [&hub](const HttpRequest&, const PathParams&, Respond respond) {
         respond(json_text(200, list_json(hub.list())));
     });
-    router.add("POST", "/api/hns/matches", [&hub](const HttpRequest& request, const PathParams&, Respond respond) {
-        if (!request.body.empty() && request.content_type != "application/json")
+    router.add("POST", "/api/hns/matches", [&hub, access](const HttpRequest& request, const PathParams&, Respond respond) {
+        // Even an empty body: a cross-site form or text/plain "simple" request must not make matches.
+        if (request.content_type != "application/json")
             return respond(problem(415, "unsupported-media-type", "Unsupported media type", "send the body as application/json"));
         auto parsed = hns::parse_create_request(request.body);
         if (auto* e = std::get_if<hns::HubError>(&parsed)) return respond(from_error(*e));
-        auto created = hub.create(std::get<hns::CreateRequest>(parsed));
+        const std::string owner_token = access && access->owners() ? new_token() : std::string();
+        auto created = hub.create(std::get<hns::CreateRequest>(parsed), owner_token.empty() ? std::string() : token_hash(owner_token));
         if (auto* e = std::get_if<hns::HubError>(&created)) return respond(from_error(*e));
         const auto& view = std::get<hns::MatchView>(created);
-        HttpResponse response = json_text(201, hns::match_view_json(view, true));
+        HttpResponse response = json_text(201, with_owner_token(hns::match_view_json(view, true), owner_token));
         response.headers.emplace_back("Location", "/api/hns/matches/" + view.id);
         respond(std::move(response));
     });
@@ -85,8 +117,8 @@ void add_hns_routes(HttpRouter& router, hns::HnsHub& hub) {
         response.headers.emplace_back("Content-Disposition", "attachment; filename=\"" + params[0] + ".cowldhns\"");
         respond(std::move(response));
     });
-    router.add("DELETE", "/api/hns/matches/{id}", [&hub](const HttpRequest&, const PathParams& params, Respond respond) {
-        if (auto error = hub.remove(params[0])) return respond(from_error(*error));
+    router.add("DELETE", "/api/hns/matches/{id}", [&hub](const HttpRequest& request, const PathParams& params, Respond respond) {
+        if (auto error = hub.remove(params[0], bearer_token(request.authorization))) return respond(from_error(*error));
         respond(HttpResponse{204, "", "", {}});
     });
 }

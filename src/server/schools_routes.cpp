@@ -8,6 +8,7 @@
 
 #include "content/library.hpp"
 #include "content/school_names.hpp"
+#include "server/access.hpp"
 #include "server/game_loop.hpp"
 #include "server/school_request.hpp"
 #include "server/store_health.hpp"
@@ -97,7 +98,8 @@ HttpResponse write_failed(StoreHealth& health, std::string_view operation, const
 }  // namespace
 
 void add_schools_routes(HttpRouter& router, GameLoop& loop, const content::ContentLibrary& library,
-                        store::SchoolStore& store, store::StoreWorker& worker, StoreHealth& store_health) {
+                        store::SchoolStore& store, store::StoreWorker& worker, StoreHealth& store_health,
+                        const AccessPolicy& access) {
     router.add("GET", "/api/schools", [&loop](const HttpRequest&, const PathParams&, Respond respond) {
         loop.post(cmd::Task{[respond](World& world) {
             json::array schools;
@@ -131,7 +133,7 @@ void add_schools_routes(HttpRouter& router, GameLoop& loop, const content::Conte
         respond(json_response(200, packs->catalog_json(lang)));
     });
 
-    router.add("POST", "/api/schools", [&loop, &library, &store, &worker, &store_health](const HttpRequest& request, const PathParams&, Respond respond) {
+    router.add("POST", "/api/schools", [&loop, &library, &store, &worker, &store_health, &access](const HttpRequest& request, const PathParams&, Respond respond) {
         if (request.content_type != "application/json") {
             return respond(problem(415, "unsupported-media-type", "Unsupported media type",
                                    "send the school as application/json"));
@@ -153,13 +155,15 @@ void add_schools_routes(HttpRouter& router, GameLoop& loop, const content::Conte
             map = std::move(validated).value();
         }
 
+        // The token is shown once, in the 201; the store keeps only its hash.
+        const std::string owner_token = access.owners() ? new_token() : std::string();
         store::NewSchool row{create.name, create.start_date_ms, shared_packs->mod_ids(),
                              json::serialize(content::map_to_json(map)), create.start_date_ms, true,
-                             sim::kDefaultSpeedIndex};
+                             sim::kDefaultSpeedIndex, owner_token.empty() ? std::string() : token_hash(owner_token)};
         SchoolState school;
         school.packs = std::move(shared_packs);
         school.map = std::move(map);
-        auto save = [&loop, &store, &store_health, respond, row = std::move(row), school = std::move(school)]() mutable {
+        auto save = [&loop, &store, &store_health, respond, row = std::move(row), school = std::move(school), owner_token]() mutable {
             auto saved = store.insert_within_limit(row, kMaxSchools);
             if (!saved) {
                 if (saved.error().kind == store::StoreErrorKind::LimitReached) {
@@ -177,8 +181,10 @@ void add_schools_routes(HttpRouter& router, GameLoop& loop, const content::Conte
             spdlog::info("event=school_created id={} mods={}", school.id, school.mod_ids.size());
             // Creates and deletes run in order on this one thread and post their loop tasks in that
             // order, so a create racing a delete of the same id cannot leave a school in memory only.
-            loop.post(cmd::Task{[respond, school = std::move(school)](World& world) mutable {
-                auto response = json_response(201, details(school));
+            loop.post(cmd::Task{[respond, school = std::move(school), owner_token](World& world) mutable {
+                json::object created = details(school);
+                if (!owner_token.empty()) created["ownerToken"] = owner_token;
+                auto response = json_response(201, created);
                 response.headers.emplace_back("Location", "/api/schools/" + std::to_string(school.id));
                 world.schools.add(std::move(school));
                 respond(std::move(response));
@@ -189,10 +195,21 @@ void add_schools_routes(HttpRouter& router, GameLoop& loop, const content::Conte
         spdlog::info("event=school_create_queued");  // from here the store thread owes it an answer
     });
 
-    router.add("DELETE", "/api/schools/{id}", [&loop, &store, &worker, &store_health](const HttpRequest&, const PathParams& params, Respond respond) {
+    router.add("DELETE", "/api/schools/{id}", [&loop, &store, &worker, &store_health, &access](const HttpRequest& request, const PathParams& params, Respond respond) {
         const auto id = parse_school_id(params.at(0));
         if (!id) return respond(problem(400, "invalid-id", "Invalid id", "a school id is a positive 32-bit integer"));
-        auto remove = [&loop, &store, &store_health, respond, id = *id] {
+        const std::string credential = bearer_token(request.authorization);
+        if (access.check(credential, "") == Permission::Missing) return respond(permission_problem(Permission::Missing, "this school"));
+        // The operator may delete any school; anyone else is checked against the row's owner on the store thread.
+        const bool check_owner = access.owners() && !access.is_operator(credential);
+        auto remove = [&loop, &store, &store_health, &access, respond, id = *id, credential, check_owner] {
+            if (check_owner) {
+                auto owner = store.owner_hash(id);
+                if (!owner) return respond(write_failed(store_health, "delete", owner.error(), "the school was not deleted"));
+                if (!*owner) return respond(problem(404, "not-found", "Not found", "no school with id " + std::to_string(id)));
+                if (const auto permission = access.check(credential, **owner); permission != Permission::Granted)
+                    return respond(permission_problem(permission, "this school"));
+            }
             auto removed = store.remove(id);
             if (!removed) return respond(write_failed(store_health, "delete", removed.error(), "the school was not deleted"));
             store_health.record("delete", std::nullopt);

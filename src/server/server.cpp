@@ -5,6 +5,7 @@
 #include <atomic>
 
 #include "content/library.hpp"
+#include "server/access.hpp"
 #include "server/arena_service.hpp"
 #include "server/game_loop.hpp"
 #include "server/hns/hub.hpp"
@@ -14,6 +15,7 @@
 #include "server/metrics.hpp"
 #include "server/network.hpp"
 #include "server/ops_routes.hpp"
+#include "server/origin_policy.hpp"
 #include "server/replay_recorder.hpp"
 #include "server/schools_routes.hpp"
 #include "server/schools_service.hpp"
@@ -41,6 +43,19 @@ int run_server(const ServerOptions& options) {
     } else {
         spdlog::warn("event=web_root_unavailable path=\"{}\" reason=\"{}\" serving=none", options.web_root.string(),
                      std::get<std::string>(resolved));
+    }
+
+    // Owners mode needs the operator's token before anything listens; open mode trusts everyone.
+    AccessPolicy access;
+    if (options.access == AccessMode::Owners) {
+        std::string error;
+        auto admin = load_or_create_admin_token(options.admin_token_file, error);
+        if (!admin) {
+            spdlog::error("event=startup_failed reason=\"{}\"", error);
+            return 1;
+        }
+        spdlog::info("event=admin_token path=\"{}\" created={}", options.admin_token_file.string(), admin->created);
+        access = AccessPolicy(AccessMode::Owners, std::move(admin->token));
     }
 
     StoreHealth store_health(metrics);
@@ -80,6 +95,11 @@ int run_server(const ServerOptions& options) {
     hns::HubOptions hub_options;
     hub_options.max_matches = options.hns_max_matches;
     hub_options.default_variant = options.hns_default_variant;
+    if (access.owners()) {
+        hub_options.access = [&access](std::string_view credential, std::string_view owner_hash) {
+            return access.check(credential, owner_hash);
+        };
+    }
     std::unique_ptr<store::HnsArchive> archive;
     if (options.dropin.active) {
         std::string error;
@@ -90,6 +110,7 @@ int run_server(const ServerOptions& options) {
         }
         hub_options.renew_default = false;
         hub_options.max_matches = 1;
+        hub_options.league_only = true;
     } else {
         const auto folder = options.data_path.parent_path() / "hns-replays";
         auto opened = store::HnsArchive::open(options.data_path, folder);
@@ -103,9 +124,14 @@ int run_server(const ServerOptions& options) {
     if (options.dropin.active) arm_dropin(hub, options.dropin);
 
     HttpRouter router;
-    add_ops_routes(router, health, metrics, {&store_health, web_root.has_value()});
-    add_schools_routes(router, loop, library, **store, store_worker, store_health);
-    add_hns_routes(router, hub);
+    // No cross-site writes in any mode: a page elsewhere must not drive a visitor's browser into ours.
+    router.set_write_guard([origins = options.network.allowed_origins](const HttpRequest& request) -> std::optional<HttpResponse> {
+        if (origin_allowed(request.origin, request.host, origins)) return std::nullopt;
+        return problem(403, "forbidden-origin", "Forbidden origin", "requests that change state are not accepted from this origin");
+    });
+    add_ops_routes(router, health, metrics, {&store_health, web_root.has_value(), access_mode_text(access.mode())});
+    add_schools_routes(router, loop, library, **store, store_worker, store_health, access);
+    add_hns_routes(router, hub, HnsRouteOptions{&access, options.network.allowed_origins, options.dropin.active});
     router.set_fallback(static_files(web_root));
 
     Network network(options.network, loop, metrics, router);
@@ -120,9 +146,10 @@ int run_server(const ServerOptions& options) {
     loop.start();
     network.start();
     health = Health::Serving;
-    spdlog::info("event=listening address={} port={} tick_rate={} schools={} data={} mods={} web_root={}",
+    spdlog::info("event=listening address={} port={} tick_rate={} schools={} data={} mods={} web_root={} access={}",
                  options.address, network.port(), options.tick_rate, schools.schools().size(),
-                 options.data_path.string(), options.mods_path.string(), web_root ? web_root->string() : "none");
+                 options.data_path.string(), options.mods_path.string(), web_root ? web_root->string() : "none",
+                 access_mode_text(access.mode()));
 
     network.wait_for_signal();
     health = Health::Draining;

@@ -32,13 +32,22 @@ CREATE TABLE IF NOT EXISTS hns_matches (
     end_reason     TEXT    NOT NULL,
     results_json   TEXT    NOT NULL,
     summary_json   TEXT    NOT NULL,
-    replay_bytes   INTEGER NOT NULL CHECK (replay_bytes >= 0)
+    replay_bytes   INTEGER NOT NULL CHECK (replay_bytes >= 0),
+    owner_hash     TEXT    NOT NULL DEFAULT ''
 ) STRICT;
 CREATE INDEX IF NOT EXISTS hns_matches_by_finish ON hns_matches (finished_at_ms);
 )sql";
 
 constexpr const char* kColumns =
-    "id, variant, finished_at_ms, final_tick, end_reason, results_json, summary_json, replay_bytes";
+    "id, variant, finished_at_ms, final_tick, end_reason, results_json, summary_json, replay_bytes, owner_hash";
+// Archives written before owners existed lack the column; their matches belong to the operator.
+constexpr const char* kAddOwnerColumn = "ALTER TABLE hns_matches ADD COLUMN owner_hash TEXT NOT NULL DEFAULT ''";
+
+bool has_column(SQLite::Database& db, const char* table, const char* column) {
+    SQLite::Statement info(db, std::string("SELECT 1 FROM pragma_table_info('") + table + "') WHERE name = ?");
+    info.bind(1, column);
+    return info.executeStep();
+}
 
 StoreError io_error(std::string message) { return StoreError{StoreErrorKind::Io, std::move(message)}; }
 
@@ -111,6 +120,7 @@ ArchivedMatch read_row(SQLite::Statement& row) {
     match.end_reason = row.getColumn(4).getString();
     match.results_json = row.getColumn(5).getString();
     match.summary_json = row.getColumn(6).getString();
+    match.owner_hash = row.getColumn(8).getString();
     return match;
 }
 
@@ -164,6 +174,7 @@ Expected<std::unique_ptr<HnsArchive>, StoreError> HnsArchive::open(const std::fi
     try {
         SQLite::Transaction transaction(*db, SQLite::TransactionBehavior::IMMEDIATE);
         db->exec(kCreateTable);
+        if (!has_column(*db, "hns_matches", "owner_hash")) db->exec(kAddOwnerColumn);
         // A table of the same name with another layout would fail here rather than on first use.
         SQLite::Statement probe(*db, std::string("SELECT ") + kColumns + " FROM hns_matches LIMIT 0");
         transaction.commit();
@@ -256,7 +267,7 @@ Expected<void, StoreError> HnsArchive::save(const ArchivedMatch& match, std::str
         file_written = true;
 
         SQLite::Statement insert(*db_, std::string("INSERT INTO hns_matches (") + kColumns +
-                                           ") VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+                                           ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
         insert.bind(1, match.id);
         insert.bind(2, match.variant);
         insert.bind(3, match.finished_at_ms);
@@ -265,6 +276,7 @@ Expected<void, StoreError> HnsArchive::save(const ArchivedMatch& match, std::str
         insert.bind(6, match.results_json);
         insert.bind(7, match.summary_json);
         insert.bind(8, static_cast<std::int64_t>(replay_bytes.size()));
+        insert.bind(9, match.owner_hash);
         insert.exec();
         transaction.commit();
         return {};

@@ -39,6 +39,7 @@ struct ArchivedMatch {
     std::string end_reason;           // e.g. "complete", "deadline", "stopped"
     std::string results_json;         // the sim's results document
     std::string summary_json;         // the server's match summary at the end (seats, policies), opaque here
+    std::string owner_hash;           // SHA-256 of the creator's owner token; "" when only the operator owns it
 };
 
 // True for [A-Za-z0-9_-]{1,kMaxArchivedIdBytes}.

@@ -18,7 +18,8 @@ CREATE TABLE schools (
     game_time_ms  INTEGER NOT NULL,
     running       INTEGER NOT NULL CHECK (running IN (0, 1)),
     speed_index   INTEGER NOT NULL CHECK (speed_index BETWEEN 0 AND 255),
-    created_at_ms INTEGER NOT NULL
+    created_at_ms INTEGER NOT NULL,
+    owner_hash    TEXT    NOT NULL DEFAULT ''
 ) STRICT;
 CREATE TABLE school_mods (
     school_id INTEGER NOT NULL REFERENCES schools(id) ON DELETE CASCADE,
@@ -27,6 +28,9 @@ CREATE TABLE school_mods (
     PRIMARY KEY (school_id, position)
 ) STRICT, WITHOUT ROWID;
 )sql";
+
+// Version 1 had no owners: its schools belong to the operator.
+constexpr const char* kMigrateFrom1 = "ALTER TABLE schools ADD COLUMN owner_hash TEXT NOT NULL DEFAULT ''";
 
 StoreError open_failure(const std::string& what) {
     return StoreError{StoreErrorKind::OpenFailed, what};
@@ -57,8 +61,10 @@ std::optional<StoreError> ensure_schema(SQLite::Database& db) {
         }
         if (version == 0) {
             db.exec(kCreateTables);
-            db.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+        } else if (version == 1) {
+            db.exec(kMigrateFrom1);
         }
+        if (version != kSchemaVersion) db.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
         transaction.commit();
         return std::nullopt;
     } catch (const std::exception& e) {

@@ -11,7 +11,7 @@ class Database;
 namespace hschool::store {
 
 // Bump when the layout changes, and add a migration from the previous version.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;  // 2: schools.owner_hash
 
 // Foreign keys, WAL journal and synchronous=NORMAL; fails if WAL cannot be enabled.
 std::optional<StoreError> configure_connection(SQLite::Database& db);

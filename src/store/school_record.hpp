@@ -15,6 +15,7 @@ struct NewSchool {
     std::int64_t game_time_ms = 0;
     bool running = true;
     std::uint8_t speed_index = 0;
+    std::string owner_hash;            // SHA-256 of the creator's owner token; "" when only the operator owns it
 };
 
 struct SchoolRecord : NewSchool {

@@ -72,7 +72,7 @@ Expected<std::vector<SchoolRecord>, StoreError> SchoolStore::load_all() {
         std::map<std::int64_t, std::size_t> index_by_id;
         SQLite::Statement select_schools(*db_,
                                          "SELECT id, name, start_date_ms, map_json, game_time_ms, running, "
-                                         "speed_index, created_at_ms FROM schools ORDER BY id");
+                                         "speed_index, created_at_ms, owner_hash FROM schools ORDER BY id");
         while (select_schools.executeStep()) {
             SchoolRecord record;
             record.id = select_schools.getColumn(0).getInt();
@@ -83,6 +83,7 @@ Expected<std::vector<SchoolRecord>, StoreError> SchoolStore::load_all() {
             record.running = select_schools.getColumn(5).getInt() != 0;
             record.speed_index = static_cast<std::uint8_t>(select_schools.getColumn(6).getInt());
             record.created_at_ms = select_schools.getColumn(7).getInt64();
+            record.owner_hash = select_schools.getColumn(8).getString();
             index_by_id.emplace(record.id, schools.size());
             schools.push_back(std::move(record));
         }
@@ -128,7 +129,7 @@ Expected<SchoolRecord, StoreError> SchoolStore::insert_locked(const NewSchool& s
 
         SQLite::Statement insert_school(*db_,
                                         "INSERT INTO schools (name, start_date_ms, map_json, game_time_ms, running, "
-                                        "speed_index, created_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?)");
+                                        "speed_index, created_at_ms, owner_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
         insert_school.bind(1, record.name);
         insert_school.bind(2, record.start_date_ms);
         insert_school.bind(3, record.map_json);
@@ -136,6 +137,7 @@ Expected<SchoolRecord, StoreError> SchoolStore::insert_locked(const NewSchool& s
         insert_school.bind(5, record.running ? 1 : 0);
         insert_school.bind(6, static_cast<int>(record.speed_index));
         insert_school.bind(7, record.created_at_ms);
+        insert_school.bind(8, record.owner_hash);
         insert_school.exec();
 
         const std::int64_t id = db_->getLastInsertRowid();
@@ -155,6 +157,20 @@ Expected<SchoolRecord, StoreError> SchoolStore::insert_locked(const NewSchool& s
         }
         transaction.commit();
         return record;
+    } catch (const SQLite::Exception& e) {
+        return unexpected(statement_error(e));
+    } catch (const std::exception& e) {
+        return unexpected(io_error(e));
+    }
+}
+
+Expected<std::optional<std::string>, StoreError> SchoolStore::owner_hash(std::int32_t id) {
+    const std::lock_guard lock(db_mutex_);
+    try {
+        SQLite::Statement select(*db_, "SELECT owner_hash FROM schools WHERE id = ?");
+        select.bind(1, id);
+        if (!select.executeStep()) return std::optional<std::string>();
+        return std::optional<std::string>(select.getColumn(0).getString());
     } catch (const SQLite::Exception& e) {
         return unexpected(statement_error(e));
     } catch (const std::exception& e) {

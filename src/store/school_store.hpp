@@ -54,6 +54,9 @@ public:
     // As insert, but fails with LimitReached when max_schools already exist, checked atomically.
     Expected<SchoolRecord, StoreError> insert_within_limit(const NewSchool& school, std::size_t max_schools);
 
+    // The school's owner hash ("" when only the operator owns it), or nullopt for an unknown id.
+    Expected<std::optional<std::string>, StoreError> owner_hash(std::int32_t id);
+
     // Synchronous and durable; true when the school existed.
     Expected<bool, StoreError> remove(std::int32_t id);
 

@@ -362,3 +362,54 @@ TEST(HnsArchive, ConcurrentCallersShareOneArchive) {
 
 }  // namespace
 }  // namespace hschool::store
+
+namespace hschool::store {
+namespace {
+
+TEST(HnsArchiveOwners, TheOwnerHashIsSavedAndRead) {
+    testing::TempDir dir;
+    auto archive = open_archive(dir);
+    ASSERT_TRUE(archive);
+    ArchivedMatch owned = sample_match("m1");
+    owned.owner_hash = std::string(64, 'c');
+    ASSERT_TRUE(archive->save(owned, sample_replay(1024)));
+    ASSERT_TRUE(archive->save(sample_match("m2"), sample_replay(1024)));
+    archive.reset();
+    archive = open_archive(dir);
+    ASSERT_TRUE(archive);
+    auto got = archive->get("m1");
+    ASSERT_TRUE(got && *got);
+    EXPECT_EQ((*got)->owner_hash, owned.owner_hash);
+    got = archive->get("m2");
+    ASSERT_TRUE(got && *got);
+    EXPECT_EQ((*got)->owner_hash, "");
+}
+
+// An archive table from before owners gains the column; its matches belong to the operator.
+TEST(HnsArchiveOwners, AnOldTableIsMigrated) {
+    testing::TempDir dir;
+    {
+        SQLite::Database raw(dir.file("hschool.db").string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        raw.exec(R"sql(
+CREATE TABLE hns_matches (
+    id TEXT PRIMARY KEY NOT NULL, variant TEXT NOT NULL, finished_at_ms INTEGER NOT NULL,
+    final_tick INTEGER NOT NULL, end_reason TEXT NOT NULL, results_json TEXT NOT NULL,
+    summary_json TEXT NOT NULL, replay_bytes INTEGER NOT NULL CHECK (replay_bytes >= 0)) STRICT;
+INSERT INTO hns_matches VALUES ('m7', 'certification', 1, 949, 'complete', '{}', '{}', 0);
+)sql");
+    }
+    std::filesystem::create_directories(dir.file("matches"));
+    std::ofstream(dir.file("matches") / "m7.cowldhns", std::ios::binary);  // an empty replay, as saved
+    auto archive = open_archive(dir);
+    ASSERT_TRUE(archive);
+    auto got = archive->get("m7");
+    ASSERT_TRUE(got && *got);
+    EXPECT_EQ((*got)->final_tick, 949);
+    EXPECT_EQ((*got)->owner_hash, "");
+    ArchivedMatch owned = sample_match("m8");
+    owned.owner_hash = std::string(64, 'd');
+    ASSERT_TRUE(archive->save(owned, sample_replay(1024)));
+}
+
+}  // namespace
+}  // namespace hschool::store

@@ -260,3 +260,71 @@ TEST(SchoolStore, LoopThreadQueuesWhileHttpThreadsInsertAndRemove) {
 
 }  // namespace
 }  // namespace hschool::store
+
+namespace hschool::store {
+namespace {
+
+TEST(SchoolStoreOwners, TheOwnerHashIsKeptAndLookedUpById) {
+    testing::TempDir dir;
+    auto store = testing::open_store(dir.file("schools.db"));
+    ASSERT_TRUE(store);
+    NewSchool owned = testing::sample_school("owned");
+    owned.owner_hash = std::string(64, 'a');
+    const auto a = store->insert(owned);
+    const auto b = store->insert(testing::sample_school("operator's"));
+    ASSERT_TRUE(a && b);
+    auto hash = store->owner_hash(a->id);
+    ASSERT_TRUE(hash && *hash);
+    EXPECT_EQ(**hash, owned.owner_hash);
+    hash = store->owner_hash(b->id);
+    ASSERT_TRUE(hash && *hash);
+    EXPECT_EQ(**hash, "");
+    hash = store->owner_hash(9999);
+    ASSERT_TRUE(hash);
+    EXPECT_FALSE(*hash) << "an unknown id has no owner";
+    store.reset();
+    auto reopened = testing::open_store(dir.file("schools.db"));
+    ASSERT_TRUE(reopened);
+    const auto rows = reopened->load_all();
+    ASSERT_TRUE(rows);
+    ASSERT_EQ(rows->size(), 2U);
+    EXPECT_EQ((*rows)[0].owner_hash, owned.owner_hash);
+}
+
+// A file written by the first schema (no owners) opens, gains the column, keeps its schools,
+// and they belong to the operator.
+TEST(SchoolStoreOwners, AVersion1FileIsMigrated) {
+    testing::TempDir dir;
+    {
+        SQLite::Database raw(dir.file("schools.db").string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+        raw.exec(R"sql(
+CREATE TABLE schools (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, start_date_ms INTEGER NOT NULL,
+    map_json TEXT NOT NULL, game_time_ms INTEGER NOT NULL, running INTEGER NOT NULL CHECK (running IN (0, 1)),
+    speed_index INTEGER NOT NULL CHECK (speed_index BETWEEN 0 AND 255), created_at_ms INTEGER NOT NULL) STRICT;
+CREATE TABLE school_mods (
+    school_id INTEGER NOT NULL REFERENCES schools(id) ON DELETE CASCADE, position INTEGER NOT NULL,
+    mod_id TEXT NOT NULL, PRIMARY KEY (school_id, position)) STRICT, WITHOUT ROWID;
+INSERT INTO schools (name, start_date_ms, map_json, game_time_ms, running, speed_index, created_at_ms)
+    VALUES ('Старая', 0, '{}', 5, 1, 1, 0);
+PRAGMA user_version = 1;
+)sql");
+    }
+    auto store = testing::open_store(dir.file("schools.db"));
+    ASSERT_TRUE(store);
+    const auto rows = store->load_all();
+    ASSERT_TRUE(rows);
+    ASSERT_EQ(rows->size(), 1U);
+    EXPECT_EQ((*rows)[0].name, "Старая");
+    EXPECT_EQ((*rows)[0].owner_hash, "");
+    NewSchool owned = testing::sample_school("new");
+    owned.owner_hash = std::string(64, 'b');
+    const auto inserted = store->insert(owned);
+    ASSERT_TRUE(inserted) << inserted.error().message;
+    store.reset();
+    SQLite::Database raw(dir.file("schools.db").string(), SQLite::OPEN_READONLY);
+    EXPECT_EQ(raw.execAndGet("PRAGMA user_version").getInt(), kSchemaVersion);
+}
+
+}  // namespace
+}  // namespace hschool::store

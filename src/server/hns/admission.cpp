@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "content/text_rules.hpp"
 #include "server/hns/limits.hpp"
 #include "server/hns/text.hpp"
 
@@ -100,11 +101,51 @@ std::string join_error(const Roster& roster, const std::string& identity, int sl
 }
 
 std::variant<AdmittedPlayer, Rejection> admit_player(const PlayerRequest& request, const Roster& roster) {
+    // Names reach /reward lines, the REST's JSON and the replay: never anything but clean text.
+    if (!content::is_clean_text(request.name)) return Rejection{403, kUncleanNameText};
+    if (!content::is_clean_text(request.token)) return Rejection{403, kUncleanTokenText};
     std::string identity = resolve_identity(request, roster);
     const std::string reason = join_error(roster, identity, request.slot, request.token);
     if (!reason.empty()) return Rejection{403, reason + "\n"};
     if (contains(roster.kicked, identity)) return Rejection{409, kKickedText};
     return AdmittedPlayer{std::move(identity), request.slot, request.token};
+}
+
+bool roster_has_tokens(const Roster& roster) { return has_configured_tokens(roster); }
+
+SeatAdmission admit_to_seat(const AdmittedPlayer& player, const std::vector<SeatClaim>& sockets,
+                            const std::vector<SeatClaim>& seats, bool match_has_tokens) {
+    const auto occupied = [&](int slot) { return Rejection{409, "Player slot " + std::to_string(slot) + " is already occupied.\n"}; };
+    // The holder a newcomer may take over from: the same identity with the holder's own token.
+    const auto takes_over = [&](const SeatClaim& holder) {
+        return match_has_tokens && !player.token.empty() && holder.identity == player.identity && holder.token == player.token;
+    };
+    SeatAdmission out;
+    for (const auto& held : sockets) {
+        const bool same_identity = held.identity == player.identity;
+        const bool same_slot = player.slot >= 0 && held.slot == player.slot;
+        if (!same_identity && !same_slot) continue;
+        if (takes_over(held)) {
+            out.replaces = held.socket;
+            continue;
+        }
+        out.refused = same_identity ? Rejection{409, kNameConnectedText} : occupied(player.slot);
+        return out;
+    }
+    for (const auto& seat : seats) {
+        if (seat.identity.empty()) continue;
+        const bool asks_for_it = player.slot >= 0 && seat.slot == player.slot;
+        if (asks_for_it && seat.identity != player.identity) {
+            out.refused = occupied(player.slot);
+            return out;
+        }
+        // The seat's own identity back after its socket closed: with tokens, only with the seat's token.
+        if (seat.identity == player.identity && seat.socket == 0 && match_has_tokens && seat.token != player.token) {
+            out.refused = Rejection{403, "Player token does not match seat " + std::to_string(seat.slot) + ".\n"};
+            return out;
+        }
+    }
+    return out;
 }
 
 std::variant<std::monostate, Rejection> admit_viewer(const QueryParams& query) {

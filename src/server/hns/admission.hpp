@@ -1,6 +1,7 @@
 #pragma once
 // Who may open /player, /global and /admin (spec §2.2, §2.1): the pre-upgrade decision only.
 // Slot-sequential seating after the upgrade belongs to the match loop.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -19,6 +20,9 @@ struct Rejection {
 
 inline constexpr const char* kViewerCredentialsText = "Viewer websocket cannot include player name, slot, or token.\n";
 inline constexpr const char* kKickedText = "player was kicked\n";
+inline constexpr const char* kUncleanNameText = "Player name must be UTF-8 text without control or bidi characters.\n";
+inline constexpr const char* kUncleanTokenText = "Player token must be UTF-8 text without control or bidi characters.\n";
+inline constexpr const char* kNameConnectedText = "Player name is already connected.\n";
 
 // The query of /player after the reference's cleaning.
 struct PlayerRequest {
@@ -55,6 +59,27 @@ bool join_allowed(const Roster& roster, const std::string& identity, int slot, c
 std::string join_error(const Roster& roster, const std::string& identity, int slot, const std::string& token);
 
 std::variant<AdmittedPlayer, Rejection> admit_player(const PlayerRequest& request, const Roster& roster);
+
+// Who holds a seat, or asks for one: an open player socket (pending or seated) or a seat of the sim.
+struct SeatClaim {
+    std::string identity;
+    int slot = -1;      // the requested slot (sockets; -1: any) or the seat's index (seats)
+    std::string token;
+    int socket = 0;     // the socket; 0 for a seat whose socket has closed
+    bool operator==(const SeatClaim&) const = default;
+};
+
+// Seats are private: a second socket for an identity or a slot someone holds is refused before the
+// upgrade (409), unless the match has tokens and it presents the holder's (then it replaces the
+// older socket: a re-dial after a blip must get its seat back). A seat whose socket closed goes
+// back to the same identity only.
+struct SeatAdmission {
+    std::optional<Rejection> refused;
+    int replaces = 0;  // the socket the newcomer takes over from
+};
+SeatAdmission admit_to_seat(const AdmittedPlayer& player, const std::vector<SeatClaim>& sockets,
+                            const std::vector<SeatClaim>& seats, bool match_has_tokens);
+bool roster_has_tokens(const Roster& roster);
 // /global, /admin (and live /replay): 403 when any of name, slot, token is non-empty.
 std::variant<std::monostate, Rejection> admit_viewer(const QueryParams& query);
 

@@ -1,5 +1,6 @@
 #include "server/hns/control.hpp"
 
+#include "content/text_rules.hpp"
 #include "server/hns/text.hpp"
 
 namespace hschool::server::hns {
@@ -9,7 +10,6 @@ ControlDecision decide_control(ControlRoute route, std::string_view method, cons
     ControlDecision d;
     if (method == "OPTIONS") {
         d.status = 204;
-        d.cors = true;
         return d;
     }
     if (method != "POST") {  // the reference falls through to its catch-all
@@ -31,6 +31,11 @@ ControlDecision decide_control(ControlRoute route, std::string_view method, cons
     if (identity.empty()) {
         d.status = 400;
         d.body = kMissingIdentityText;
+        return d;
+    }
+    if (!content::is_clean_text(identity)) {  // no name like it can be seated, and it must not reach a log as is
+        d.status = 400;
+        d.body = kUncleanIdentityText;
         return d;
     }
     d.status = 202;

@@ -1,9 +1,11 @@
 #pragma once
 // The answers of POST /control/restart and POST /control/kick?identity= (spec §2.1) as a pure
 // decision over the match's state; the caller queues what the decision says.
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "server/hns/permission.hpp"
 #include "server/hns/query.hpp"
 
 namespace hschool::server::hns {
@@ -19,12 +21,13 @@ struct ControlDecision {
     std::string body;
     bool queue_restart = false;
     std::string kick_identity;  // non-empty when a kick is to be queued
-    bool cors = false;          // the answer carries the CORS headers (OPTIONS)
+    std::optional<Permission> refused;  // owners mode: no credential (401) or a wrong one (403); nothing queued
 };
 
 inline constexpr const char* kRestartQueuedText = "restart queued\n";
 inline constexpr const char* kKickQueuedText = "kick queued\n";
 inline constexpr const char* kMissingIdentityText = "missing identity\n";
+inline constexpr const char* kUncleanIdentityText = "identity must be UTF-8 text without control or bidi characters\n";
 inline constexpr const char* kReplayControlsText = "match controls are disabled for replays\n";
 inline constexpr const char* kFallbackText = "HNS server";  // any other method or path
 

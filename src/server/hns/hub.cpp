@@ -39,6 +39,12 @@ MatchView view_of_archived(const store::ArchivedMatch& m) {
     return v;
 }
 
+HubError permission_error(Permission permission, const std::string& id) {
+    if (permission == Permission::Missing)
+        return HubError{401, "unauthorized", "changing match " + id + " needs its owner's token or the operator's, as Authorization: Bearer <token>"};
+    return HubError{403, "forbidden", "the token given is neither the owner's of match " + id + " nor the operator's"};
+}
+
 ControlDecision plain_decision(int status, std::string body) {
     ControlDecision decision;
     decision.status = status;
@@ -102,7 +108,7 @@ bool HnsHub::start(std::string& error) {
             }
             config = std::get<sh::GameConfig>(built);
         }
-        if (!launch(options_.default_config ? "custom" : options_.default_variant, std::move(config), 0, true, error)) return false;
+        if (!launch(options_.default_config ? "custom" : options_.default_variant, std::move(config), 0, true, "", error)) return false;
     }
     supervisor_ = std::thread([this] { supervise(); });
     return true;
@@ -123,7 +129,7 @@ void HnsHub::stop() {
 }
 
 std::shared_ptr<LiveMatch> HnsHub::launch(const std::string& variant, sh::GameConfig config, int bots, bool is_default,
-                                          std::string& error) {
+                                          std::string owner_hash, std::string& error) {
     MatchSetup setup;
     {
         std::lock_guard lock(mutex_);
@@ -133,6 +139,7 @@ std::shared_ptr<LiveMatch> HnsHub::launch(const std::string& variant, sh::GameCo
     setup.is_default = is_default;
     setup.config = std::move(config);
     setup.bots = bots;
+    setup.owner_hash = std::move(owner_hash);
     setup.start_ms = static_cast<std::uint64_t>(unix_ms());
     auto match = std::make_shared<LiveMatch>(std::move(setup), *this, metrics_);
     if (!match->prepare(error)) return nullptr;
@@ -154,6 +161,15 @@ std::shared_ptr<LiveMatch> HnsHub::find(const std::string& id) const {
     std::lock_guard lock(mutex_);
     auto it = matches_.find(id);
     return it == matches_.end() ? nullptr : it->second;
+}
+
+Permission HnsHub::permission(std::string_view credential, std::string_view owner_hash) const {
+    return options_.access ? options_.access(credential, owner_hash) : Permission::Granted;
+}
+
+std::string HnsHub::default_match_id() const {
+    std::lock_guard lock(mutex_);
+    return default_id_;
 }
 
 std::size_t HnsHub::running() const {
@@ -187,10 +203,15 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit(std::string_vie
     if (!match || match->ended()) return Rejection{404, id.empty() ? "no match is running\n" : "no running match " + id + "\n"};
     if (path == "/player") return match->admit(Endpoint::Player, *query);
     if (path == "/reward") return match->admit(Endpoint::Reward, *query);
-    return match->admit(Endpoint::Global, *query);  // /global and /admin
+    // /global and /admin: speed keys count only from a socket that may change the match.
+    const std::string owner_token = query->get(kOwnerTokenParam);
+    const Permission may = permission(owner_token, match->owner_hash());
+    if (!owner_token.empty() && may != Permission::Granted) return Rejection{403, kOwnerTokenRefusedText};
+    return match->admit(Endpoint::Global, *query, may == Permission::Granted);
 }
 
-ControlDecision HnsHub::control(ControlRoute route, std::string_view method, std::string_view query_text) {
+ControlDecision HnsHub::control(ControlRoute route, std::string_view method, std::string_view query_text,
+                                std::string_view credential) {
     auto query = parse_query(query_text);
     if (!query) return plain_decision(400, "bad query: " + query.error + "\n");
     std::string default_id;
@@ -199,22 +220,36 @@ ControlDecision HnsHub::control(ControlRoute route, std::string_view method, std
         default_id = default_id_;
     }
     auto match = find(match_of(*query, default_id));
-    if (!match || match->ended()) {
-        ControlDecision decision = decide_control(route, method, *query, ControlState{});
-        if (decision.queue_restart || !decision.kick_identity.empty()) return plain_decision(404, "no running match\n");
-        return decision;  // OPTIONS, a missing identity, other methods: the same answers as a live match
+    const bool live = match && !match->ended();
+    ControlDecision decision = decide_control(route, method, *query, ControlState{});
+    if (!decision.queue_restart && decision.kick_identity.empty()) return decision;  // OPTIONS, a missing identity, other methods
+    // Owners mode: a stranger learns nothing, not even whether the match runs.
+    if (const Permission missing = permission(credential, ""); missing == Permission::Missing) {
+        ControlDecision refused;
+        refused.status = 401;
+        refused.refused = missing;
+        return refused;
+    }
+    if (!live) return plain_decision(404, "no running match\n");
+    if (const Permission may = permission(credential, match->owner_hash()); may != Permission::Granted) {
+        ControlDecision refused;
+        refused.status = may == Permission::Missing ? 401 : 403;
+        refused.refused = may;
+        return refused;
     }
     return match->control(route, method, *query);
 }
 
-std::variant<MatchView, HubError> HnsHub::create(const CreateRequest& request) {
+std::variant<MatchView, HubError> HnsHub::create(const CreateRequest& request, std::string owner_hash) {
+    if (options_.league_only)
+        return HubError{409, "league-match-only", "this server runs the league's match only (drop-in mode); no other match can be created"};
     auto built = build_config(request);
     if (auto* e = std::get_if<HubError>(&built)) return *e;
     if (running() >= options_.max_matches)
         return HubError{409, "too-many-matches", "at most " + std::to_string(options_.max_matches) + " matches run at once"};
     std::string error;
     auto match = launch(request.config_json.empty() ? request.variant : "custom", std::move(std::get<sh::GameConfig>(built)),
-                        request.bots, false, error);
+                        request.bots, false, std::move(owner_hash), error);
     if (!match) return HubError{400, "invalid-config", error};
     return match->view();
 }
@@ -262,12 +297,16 @@ std::variant<std::string, HubError> HnsHub::replay(const std::string& id) {
     return std::move(**bytes);
 }
 
-std::optional<HubError> HnsHub::remove(const std::string& id) {
+std::optional<HubError> HnsHub::remove(const std::string& id, std::string_view credential) {
+    if (options_.league_only) return HubError{403, "league-match-only", "the league's match cannot be deleted (drop-in mode)"};
+    if (permission(credential, "") == Permission::Missing) return permission_error(Permission::Missing, id);
     std::shared_ptr<LiveMatch> match;
     {
         std::lock_guard lock(mutex_);
         auto it = matches_.find(id);
         if (it != matches_.end() && !it->second->ended()) {
+            if (const Permission may = permission(credential, it->second->owner_hash()); may != Permission::Granted)
+                return permission_error(may, id);
             match = it->second;
             matches_.erase(it);
         }
@@ -283,6 +322,13 @@ std::optional<HubError> HnsHub::remove(const std::string& id) {
         return std::nullopt;
     }
     if (!archive_) return HubError{404, "not-found", "no match " + id};
+    if (options_.access) {
+        auto archived = archive_->get(id);
+        if (!archived) return HubError{503, "store-unavailable", archived.error().message};
+        if (!*archived) return HubError{404, "not-found", "no match " + id};
+        if (const Permission may = permission(credential, (*archived)->owner_hash); may != Permission::Granted)
+            return permission_error(may, id);
+    }
     auto removed = archive_->remove(id);
     if (!removed) return HubError{503, "store-unavailable", removed.error().message};
     if (!*removed) return HubError{404, "not-found", "no match " + id};
@@ -299,6 +345,7 @@ void HnsHub::on_match_finished(const std::string& id, FinishedMatch finished) {
         row.end_reason = finished.view.end_reason;
         row.results_json = finished.results;
         row.summary_json = match_view_json(finished.view, false);
+        row.owner_hash = finished.owner_hash;
         if (auto saved = archive_->save(row, finished.replay); !saved)
             spdlog::error("event=hns_archive_failed id={} error=\"{}\"", id, saved.error().message);
     }
@@ -313,7 +360,7 @@ void HnsHub::on_match_finished(const std::string& id, FinishedMatch finished) {
 
 void HnsHub::on_player_failure(const std::string& id, int slot, const std::string& message) {
     spdlog::info("event=hns_lobby_timeout id={} missing_slot={}", id, slot);
-    if (failure_hook_) failure_hook_(slot, message);
+    if (failure_hook_ && id == default_match_id()) failure_hook_(slot, message);
 }
 
 void HnsHub::supervise() {
@@ -347,7 +394,7 @@ void HnsHub::supervise() {
             std::string error;
             auto built = build_config(CreateRequest{options_.default_variant, "", 0});
             if (auto* config = std::get_if<sh::GameConfig>(&built)) {
-                if (!launch(options_.default_variant, std::move(*config), 0, true, error))
+                if (!launch(options_.default_variant, std::move(*config), 0, true, "", error))
                     spdlog::error("event=hns_default_match_failed error=\"{}\"", error);
             }
         }

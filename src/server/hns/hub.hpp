@@ -18,6 +18,7 @@
 
 #include "server/hns/live_match.hpp"
 #include "server/hns/match_request.hpp"
+#include "server/hns/permission.hpp"
 
 namespace hschool::store {
 class HnsArchive;
@@ -36,7 +37,13 @@ struct HubOptions {
     std::string default_variant = "default";
     std::optional<sim::hns::GameConfig> default_config;  // drop-in mode: this config instead of the variant
     bool renew_default = true;                           // drop-in mode runs exactly one match
+    bool league_only = false;  // drop-in mode: no match may be created or deleted through the REST
+    // Who may end or change a match (owners mode); unset: everyone (open mode).
+    AccessCheck access;
 };
+
+inline constexpr const char* kOwnerTokenParam = "ownerToken";  // /global?ownerToken=: the speed keys' credential
+inline constexpr const char* kOwnerTokenRefusedText = "owner token does not match this match\n";
 
 // A variant's config with the config keys applied and its room resolved; the error names the key.
 std::variant<sim::hns::GameConfig, HubError> build_config(const CreateRequest& request);
@@ -57,14 +64,19 @@ public:
 
     // Before a WebSocket upgrade on /player, /global, /admin, /reward or /replay.
     std::variant<Rejection, std::shared_ptr<PeerSink>> admit(std::string_view path, std::string_view query);
-    ControlDecision control(ControlRoute route, std::string_view method, std::string_view query);
+    // credential: the request's bearer token (may be empty); restart and kick need the owner's or
+    // the operator's when the access check asks for one.
+    ControlDecision control(ControlRoute route, std::string_view method, std::string_view query, std::string_view credential);
 
-    std::variant<MatchView, HubError> create(const CreateRequest& request);
+    // owner_hash: SHA-256 of the token handed to the creator ("" in open mode).
+    std::variant<MatchView, HubError> create(const CreateRequest& request, std::string owner_hash = {});
     std::vector<MatchView> list();
     std::optional<MatchView> get(const std::string& id);
     std::variant<std::string, HubError> replay(const std::string& id);
-    std::optional<HubError> remove(const std::string& id);
+    std::optional<HubError> remove(const std::string& id, std::string_view credential = {});
     std::size_t running() const;
+    // The match that started with the server ("" between one default match and the next).
+    std::string default_match_id() const;
 
     // MatchListener
     void on_match_finished(const std::string& id, FinishedMatch finished) override;
@@ -74,7 +86,8 @@ public:
 private:
     std::shared_ptr<LiveMatch> find(const std::string& id) const;
     std::shared_ptr<LiveMatch> launch(const std::string& variant, sim::hns::GameConfig config, int bots, bool is_default,
-                                      std::string& error);
+                                      std::string owner_hash, std::string& error);
+    Permission permission(std::string_view credential, std::string_view owner_hash) const;
     void supervise();
 
     HubOptions options_;

@@ -28,14 +28,15 @@ std::int64_t unix_ms() {
 
 class LiveMatch::Sink final : public PeerSink {
 public:
-    Sink(std::weak_ptr<LiveMatch> match, int socket, Endpoint endpoint)
-        : match_(std::move(match)), socket_(socket), endpoint_(endpoint) {}
+    Sink(std::weak_ptr<LiveMatch> match, int socket, Endpoint endpoint, bool controls)
+        : match_(std::move(match)), socket_(socket), endpoint_(endpoint), controls_(controls) {}
 
     void attach(std::shared_ptr<Peer> peer) override {
         peer_ = peer;
         MatchEvent e;
         e.kind = MatchEvent::Kind::Attach;
         e.endpoint = endpoint_;
+        e.controls = controls_;
         e.peer = std::move(peer);
         post(std::move(e));
     }
@@ -98,6 +99,7 @@ private:
     std::weak_ptr<LiveMatch> match_;
     const int socket_;
     const Endpoint endpoint_;
+    const bool controls_;
     std::weak_ptr<Peer> peer_;
     std::atomic<bool> closed_{false};
     std::uint64_t debug_frame_ = 0;  // network thread only
@@ -161,31 +163,37 @@ MatchView LiveMatch::view() const {
     return published_;
 }
 
-std::variant<Rejection, std::shared_ptr<PeerSink>> LiveMatch::admit(Endpoint endpoint, const QueryParams& query) {
+std::variant<Rejection, std::shared_ptr<PeerSink>> LiveMatch::admit(Endpoint endpoint, const QueryParams& query, bool controls) {
     std::lock_guard lock(mutex_);
     if (ended_ || stop_requested_) return Rejection{409, "match is over\n"};
-    const int socket = next_socket_++;
     if (endpoint != Endpoint::Player) {
         if (endpoint == Endpoint::Global) {
             if (auto refused = admit_viewer(query); auto* r = std::get_if<Rejection>(&refused)) return *r;
         }
-        return std::shared_ptr<PeerSink>(std::make_shared<Sink>(weak_from_this(), socket, endpoint));
+        return std::shared_ptr<PeerSink>(std::make_shared<Sink>(weak_from_this(), next_socket_++, endpoint, controls));
     }
     Roster roster = roster_of(setup_.config);
-    for (const auto& [id, identity] : identities_) roster.names_in_use.push_back(identity);
+    for (const auto& [id, claim] : claims_) roster.names_in_use.push_back(claim.identity);
     roster.names_in_use.insert(roster.names_in_use.end(), kicked_.begin(), kicked_.end());
     roster.kicked = kicked_;
     auto admitted = admit_player(player_request(query), roster);
     if (auto* r = std::get_if<Rejection>(&admitted)) return *r;
     auto& player = std::get<AdmittedPlayer>(admitted);
-    identities_[socket] = player.identity;
+    std::vector<SeatClaim> sockets;
+    for (const auto& [id, claim] : claims_) sockets.push_back(claim);
+    const SeatAdmission seat = admit_to_seat(player, sockets, seats_, roster_has_tokens(roster));
+    if (seat.refused) return *seat.refused;
+    const int socket = next_socket_++;
+    if (seat.replaces) claims_.erase(seat.replaces);
+    claims_[socket] = SeatClaim{player.identity, player.slot, player.token, socket};
     MatchEvent join = make_event(MatchEvent::Kind::Join);  // ahead of the socket's attach in the inbox
     join.socket = socket;
     join.text = player.identity;
     join.token = player.token;
     join.slot = player.slot;
+    join.replaces = seat.replaces;
     inbox_.push_back(std::move(join));
-    return std::shared_ptr<PeerSink>(std::make_shared<Sink>(weak_from_this(), socket, endpoint));
+    return std::shared_ptr<PeerSink>(std::make_shared<Sink>(weak_from_this(), socket, endpoint, true));
 }
 
 ControlDecision LiveMatch::control(ControlRoute route, std::string_view method, const QueryParams& query) {
@@ -202,10 +210,18 @@ ControlDecision LiveMatch::control(ControlRoute route, std::string_view method, 
     return decision;
 }
 
+void LiveMatch::publish_seats() {
+    std::vector<SeatClaim> seats = seat_claims(*rt_);
+    if (seats == rt_->published_claims) return;
+    rt_->published_claims = seats;
+    std::lock_guard lock(mutex_);
+    seats_ = std::move(seats);
+}
+
 void LiveMatch::post(MatchEvent event) {
     {
         std::lock_guard lock(mutex_);
-        if (event.kind == MatchEvent::Kind::Closed) identities_.erase(event.socket);
+        if (event.kind == MatchEvent::Kind::Closed) claims_.erase(event.socket);
         inbox_.push_back(std::move(event));
     }
     wake_.notify_one();
@@ -233,6 +249,7 @@ void LiveMatch::run() {
         }
         if (stopped) break;
         for (auto& e : events) handle_event(rt, e, metrics_);
+        if (!events.empty()) publish_seats();
         events.clear();
         const auto now = SteadyClock::now();
 
@@ -250,6 +267,7 @@ void LiveMatch::run() {
         }
         if (!rt.turn_waiting) {
             admit_pending(rt, setup_, listener_, metrics_);
+            publish_seats();
             if (begin_turn(rt, now, metrics_)) continue;  // external seats are deciding: no step yet
         }
         step_frame(rt, metrics_);
@@ -276,6 +294,7 @@ void LiveMatch::finish(bool stopped) {
         rt.writer.chat(sim::hns::replay_tick_time(rt.sim.tick_count()), 0, sim::hns::result_record(done.results));
         done.replay = rt.writer.bytes();
     }
+    done.owner_hash = setup_.owner_hash;
     MatchView view = view_of(rt, setup_);
     view.phase = stopped ? "stopped" : "finished";
     view.finished_at_ms = unix_ms();

@@ -40,6 +40,7 @@ struct MatchSetup {
     sim::hns::GameConfig config;  // with its room resolved (mapSpec set)
     int bots = 0;                 // seats the server fills itself with burrow, the highest slots
     std::uint64_t start_ms = 0;   // unix ms, the replay header's start time
+    std::string owner_hash;       // SHA-256 of the creator's owner token; "" for the operator's matches
 };
 
 // What a finished match leaves behind.
@@ -47,6 +48,7 @@ struct FinishedMatch {
     MatchView view;
     std::string replay;   // COWLDHNS bytes
     std::string results;  // results JSON
+    std::string owner_hash;
 };
 
 class MatchListener {
@@ -72,11 +74,13 @@ public:
     void stop();
 
     const std::string& id() const { return setup_.id; }
+    const std::string& owner_hash() const { return setup_.owner_hash; }
     bool is_default() const { return setup_.is_default; }
     bool ended() const;  // finished or stopped: the thread has left its loop (or is about to)
 
-    // Before the upgrade: a 403/409 answer, or the sink the upgraded socket talks to.
-    std::variant<Rejection, std::shared_ptr<PeerSink>> admit(Endpoint endpoint, const QueryParams& query);
+    // Before the upgrade: a 403/409 answer, or the sink the upgraded socket talks to. controls: a
+    // /global socket whose speed keys count (open mode, or an owner's or the operator's token).
+    std::variant<Rejection, std::shared_ptr<PeerSink>> admit(Endpoint endpoint, const QueryParams& query, bool controls = true);
     ControlDecision control(ControlRoute route, std::string_view method, const QueryParams& query);
     // The latest published view (refreshed every frame).
     MatchView view() const;
@@ -88,6 +92,7 @@ private:
     class Sink;
 
     void post(MatchEvent event);
+    void publish_seats();  // the match thread's seats, for the next admission's check
     void run();
     void finish(bool stopped);
 
@@ -101,7 +106,8 @@ private:
     std::condition_variable wake_;
     std::vector<MatchEvent> inbox_;
     std::vector<std::string> kicked_;
-    std::map<int, std::string> identities_;  // player sockets not yet closed → identity
+    std::map<int, SeatClaim> claims_;          // player sockets not yet closed → who they are and ask for
+    std::vector<SeatClaim> seats_;             // the match thread's seats as last published
     int next_socket_ = 1;
     int next_anonymous_ = 1;
     bool stop_requested_ = false;

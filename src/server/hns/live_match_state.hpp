@@ -33,6 +33,8 @@ struct MatchEvent {
     std::string text;                      // Join (identity), Text (printable), Kick (identity)
     std::string token;                     // Join
     int slot = -1;                         // Join: the requested slot, -1 auto
+    int replaces = 0;                      // Join: the socket of the same seat this one takes over from
+    bool controls = false;                 // Attach: a /global socket whose speed keys count
     std::uint8_t mask = 0;                 // Mask
     SteadyClock::time_point at{};          // Text: arrival, for the decision deadline
 };
@@ -47,6 +49,7 @@ inline MatchEvent make_event(MatchEvent::Kind kind) {
 struct SocketState {
     Endpoint endpoint = Endpoint::Player;
     std::shared_ptr<Peer> peer;
+    bool controls = false;  // Global sockets: may change the speed (open mode, or the owner's token)
     // Player sockets:
     std::string identity;
     int requested_slot = -1;
@@ -66,6 +69,7 @@ struct SeatState {
     bool filled = false;  // seated by the lobby timeout (§2.9): a dead seat
     int socket = 0;     // the player socket that took it (0: none)
     std::string identity;
+    std::string token;  // the token it joined with: a re-dial must bring the same one
     SeatRegistration registration;
     SeatPolicy policy;
     sim::hns::Order order;
@@ -95,6 +99,13 @@ struct MatchRuntime {
     SteadyClock::time_point turn_dispatched{};
     int last_turn_key = -1;  // game·1000 + turn of the last dispatched turn
     std::string phase_text = "lobby";
+    // After a restart, seat i goes back to the identity (and token) that held it only; an empty
+    // identity: to whoever comes in slot order.
+    struct Reservation {
+        std::string identity, token;
+    };
+    std::array<Reservation, 6> reserved{};
+    std::vector<SeatClaim> published_claims;  // the seats as the admission check last saw them
     SteadyClock::time_point loop_start{};
     std::uint64_t start_ms = 0;               // the replay header's start time
 };

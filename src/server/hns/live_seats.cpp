@@ -71,6 +71,7 @@ void seat_player(MatchRuntime& rt, int index, SocketState* socket, int socket_id
     rt.writer.join(now_ms(rt), index, identity, slot, token);
     SeatState& seat = rt.seats[static_cast<std::size_t>(index)];
     seat.identity = identity;
+    seat.token = token;
     seat.socket = socket_id;
     if (socket) {
         socket->player_index = index;
@@ -90,6 +91,38 @@ void orphan_seat(MatchRuntime& rt, int index, HnsMetrics& metrics) {
     SeatState& seat = rt.seats[static_cast<std::size_t>(index)];
     seat.socket = 0;
     if (seat.policy.kind != PolicyKind::Scripted) set_policy(rt, index, seat_policy(nullptr), metrics);
+}
+
+bool has_tokens(const MatchRuntime& rt) {
+    const auto& slots = rt.sim.config().slots;
+    return std::any_of(slots.begin(), slots.end(), [](const auto& s) { return !s.token.empty(); });
+}
+
+// A joining socket whose identity holds a seat takes it back: after its old socket closed (a
+// re-dial), or from the old socket when the admission let it replace that one (same token).
+void reclaim_seat(MatchRuntime& rt, int socket_id, int replaces) {
+    SocketState& socket = rt.sockets.at(socket_id);
+    if (replaces != 0) {
+        if (auto old = rt.sockets.find(replaces); old != rt.sockets.end()) {
+            old->second.player_index = -1;  // its frames stop being the seat's before its close lands
+            old->second.pending = false;
+            if (old->second.peer) old->second.peer->close(kClosePolicy, "replaced by a newer connection for this seat");
+        }
+    }
+    for (std::size_t i = 0; i < rt.seats.size(); ++i) {
+        SeatState& seat = rt.seats[i];
+        if (!seat.seated || seat.bot || seat.filled || seat.identity != socket.identity) continue;
+        if (seat.socket != 0 && seat.socket != replaces) {
+            // Another live socket holds it: the admission check lost a race; this one gets nothing.
+            socket.pending = false;
+            return;
+        }
+        if (has_tokens(rt) && seat.token != socket.token) return;
+        seat.socket = socket_id;
+        socket.player_index = static_cast<int>(i);
+        socket.pending = false;
+        return;
+    }
 }
 
 void restart(MatchRuntime& rt, HnsMetrics& metrics) {
@@ -118,6 +151,10 @@ void restart(MatchRuntime& rt, HnsMetrics& metrics) {
         socket.stream.set_sprites_off(off);
     }
     for (std::size_t s = 0; s < rt.seats.size(); ++s) {
+        // A restart never hands a person's seat to another identity.
+        const SeatState& old = rt.seats[s];
+        rt.reserved[s] = old.seated && !old.bot && !old.filled ? MatchRuntime::Reservation{old.identity, old.token}
+                                                               : MatchRuntime::Reservation{};
         rt.seats[s] = SeatState{};
         rt.seats[s].bot = bots[s];
     }
@@ -128,7 +165,7 @@ void restart(MatchRuntime& rt, HnsMetrics& metrics) {
 
 void on_text(MatchRuntime& rt, SocketState& socket, const MatchEvent& e) {
     if (socket.endpoint == Endpoint::Global) {
-        rt.speed_index = apply_live_speed_keys(rt.speed_index, e.text);
+        if (socket.controls) rt.speed_index = apply_live_speed_keys(rt.speed_index, e.text);
         return;
     }
     if (socket.endpoint != Endpoint::Player) return;
@@ -139,7 +176,7 @@ void on_text(MatchRuntime& rt, SocketState& socket, const MatchEvent& e) {
     }
     if (socket.player_index < 0 || !rt.turn_waiting) return;
     SeatState& seat = rt.seats[static_cast<std::size_t>(socket.player_index)];
-    if (!seat.awaiting || seat.reply) return;
+    if (seat.socket != e.socket || !seat.awaiting || seat.reply) return;
     Reply reply = parse_reply(e.text, rt.turn_game, rt.turn, order_context(rt.sim));
     if (reply.status == ReplyStatus::Ignored || reply.status == ReplyStatus::TooLong) return;
     const auto dispatched_ms = std::chrono::duration_cast<std::chrono::milliseconds>(rt.turn_dispatched.time_since_epoch()).count();
@@ -189,6 +226,17 @@ const char* kind_text(PolicyKind kind) {
     return "scripted";
 }
 
+std::vector<SeatClaim> seat_claims(const MatchRuntime& rt) {
+    std::vector<SeatClaim> claims;
+    for (std::size_t i = 0; i < rt.seats.size(); ++i) {
+        const SeatState& seat = rt.seats[i];
+        if (seat.seated) claims.push_back(SeatClaim{seat.identity, static_cast<int>(i), seat.token, seat.socket});
+        else if (!rt.reserved[i].identity.empty())
+            claims.push_back(SeatClaim{rt.reserved[i].identity, static_cast<int>(i), rt.reserved[i].token, 0});
+    }
+    return claims;
+}
+
 void handle_event(MatchRuntime& rt, MatchEvent& e, HnsMetrics& metrics) {
     using K = MatchEvent::Kind;
     switch (e.kind) {
@@ -199,11 +247,13 @@ void handle_event(MatchRuntime& rt, MatchEvent& e, HnsMetrics& metrics) {
         s.requested_slot = e.slot;
         s.token = e.token;
         s.pending = rt.sim.phase() == GamePhase::Lobby;  // after the start: index −1, the header only
+        reclaim_seat(rt, e.socket, e.replaces);
         return;
     }
     case K::Attach: {
         SocketState& s = rt.sockets[e.socket];
         s.endpoint = e.endpoint;
+        s.controls = e.controls;
         s.peer = std::move(e.peer);
         return;
     }
@@ -289,6 +339,8 @@ void admit_pending(MatchRuntime& rt, const MatchSetup& setup, MatchListener& lis
                 continue;
             }
             if (slot != n) continue;
+            const auto& reserved = rt.reserved[static_cast<std::size_t>(n)];
+            if (!reserved.identity.empty() && reserved.identity != s.identity) continue;  // seat n is kept for its holder
             auto added = rt.sim.add_player(s.identity, s.requested_slot, s.token, false);
             if (!added) {
                 s.pending = false;
@@ -360,10 +412,9 @@ bool begin_turn(MatchRuntime& rt, SteadyClock::time_point now, HnsMetrics& metri
             const std::string observation = observation_json(ObservationInput{rt.sim, rt.driver, s, *turn, true, memory});
             const std::string frame = decision_frame(*turn, s, rt.sim.config().turnBudgetMs, observation);
             const protocol::ByteView bytes(reinterpret_cast<const std::uint8_t*>(frame.data()), frame.size());
-            for (auto& [id, socket] : rt.sockets) {
-                if (socket.endpoint != Endpoint::Player || !socket.peer) continue;
-                if (socket.player_index == s || socket.requested_slot == s) socket.peer->send(bytes, true);
-            }
+            // The seat's own socket only: a decision holds its position, teammates and notes.
+            if (auto holder = rt.sockets.find(seat.socket); holder != rt.sockets.end() && holder->second.peer)
+                holder->second.peer->send(bytes, true);
             seat.awaiting = true;
             seat.reply.reset();
             awaiting = true;

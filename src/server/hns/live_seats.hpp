@@ -9,6 +9,9 @@
 
 namespace hschool::server::hns {
 
+// The seats as SeatClaims (identity, index, token, socket) for the pre-upgrade seat check.
+std::vector<SeatClaim> seat_claims(const MatchRuntime& rt);
+
 // One thing a socket or a control sent: joins, registrations, replies, masks, ready, kicks, restarts.
 void handle_event(MatchRuntime& rt, MatchEvent& event, HnsMetrics& metrics);
 

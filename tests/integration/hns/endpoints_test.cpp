@@ -28,9 +28,13 @@ TEST_F(HnsEndpoints, HealthzAndControlsAnswerWithTheReferenceTexts) {
     auto kick_someone = http_request(server.port(), "POST", "/control/kick?identity=nobody");
     EXPECT_EQ(kick_someone.status, 202U);
     EXPECT_EQ(kick_someone.body, "kick queued\n");
-    auto options = http_request(server.port(), "OPTIONS", "/control/restart");
+    // CORS only for pages that may write here (our own host, --allow-origin); drop-in keeps "*".
+    auto options = http_request(server.port(), "OPTIONS", "/control/restart", "", {{"Origin", "http://127.0.0.1"}});
     EXPECT_EQ(options.status, 204U);
-    EXPECT_EQ(options.headers.at("access-control-allow-origin"), "*");
+    EXPECT_EQ(options.headers["access-control-allow-origin"], "http://127.0.0.1");
+    auto foreign = http_request(server.port(), "OPTIONS", "/control/restart", "", {{"Origin", "http://evil.example"}});
+    EXPECT_EQ(foreign.status, 204U);
+    EXPECT_EQ(foreign.headers.count("access-control-allow-origin"), 0U);
     auto unknown_match = http_request(server.port(), "POST", "/control/restart?match=m999");
     EXPECT_EQ(unknown_match.status, 404U);
 }

@@ -136,6 +136,63 @@ TEST(HnsAdmission, KickedIdentityGets409) {
     EXPECT_TRUE(std::holds_alternative<AdmittedPlayer>(admit_player(player_request(query("name=eve")), r)));
 }
 
+TEST(HnsAdmission, NamesAndTokensThatAreNotCleanTextAre403) {
+    const Roster r;
+    // Invalid UTF-8, a C1 control, a bidi override: refused before they reach /reward or the REST.
+    for (const char* q : {"name=%FF%FEx", "name=a%C2%85b", "name=%E2%80%AEevil", "name=a%7Fb"})
+        EXPECT_EQ(rejection_body(admit_player(player_request(query(q)), r), 403),
+                  "Player name must be UTF-8 text without control or bidi characters.\n") << q;
+    EXPECT_EQ(rejection_body(admit_player(player_request(query("name=ok&token=%FF")), r), 403),
+              "Player token must be UTF-8 text without control or bidi characters.\n");
+    // Whitespace is the reference's to clean ('_'), and other scripts are fine.
+    const auto cleaned = admit_player(player_request(query("name=%D0%98%D0%B2%D0%B0%D0%BD%09x")), r);
+    ASSERT_TRUE(std::holds_alternative<AdmittedPlayer>(cleaned));
+    EXPECT_EQ(std::get<AdmittedPlayer>(cleaned).identity, "\xD0\x98\xD0\xB2\xD0\xB0\xD0\xBD_x");
+}
+
+AdmittedPlayer player(std::string identity, int slot, std::string token = "") {
+    return AdmittedPlayer{std::move(identity), slot, std::move(token)};
+}
+
+std::string seat_refusal(const SeatAdmission& a, int status) {
+    if (!a.refused) return "<admitted>";
+    EXPECT_EQ(a.refused->status, status);
+    return a.refused->body;
+}
+
+TEST(HnsSeatAdmission, ASecondSocketForALiveSeatIsRefused) {
+    const std::vector<SeatClaim> sockets{{"alice", 0, "", 7}};
+    const std::vector<SeatClaim> seats{{"alice", 0, "", 7}};
+    // The spy asks for seat 0 by slot, or for alice's name: both refused, nothing replaced.
+    EXPECT_EQ(seat_refusal(admit_to_seat(player("spy", 0), sockets, seats, false), 409), "Player slot 0 is already occupied.\n");
+    EXPECT_EQ(seat_refusal(admit_to_seat(player("alice", -1), sockets, seats, false), 409), "Player name is already connected.\n");
+    EXPECT_EQ(seat_refusal(admit_to_seat(player("alice", 0), sockets, seats, false), 409), "Player name is already connected.\n");
+    // Another seat is fine.
+    const auto other = admit_to_seat(player("bob", 1), sockets, seats, false);
+    EXPECT_FALSE(other.refused);
+    EXPECT_EQ(other.replaces, 0);
+}
+
+TEST(HnsSeatAdmission, WithTokensTheSeatsOwnTokenReplacesTheOlderSocket) {
+    const std::vector<SeatClaim> sockets{{"alice", 0, "tok0", 7}};
+    const std::vector<SeatClaim> seats{{"alice", 0, "tok0", 7}};
+    const auto redial = admit_to_seat(player("alice", 0, "tok0"), sockets, seats, true);
+    EXPECT_FALSE(redial.refused);
+    EXPECT_EQ(redial.replaces, 7);
+    // The same name with another token, or no tokens in the match: refused.
+    EXPECT_EQ(seat_refusal(admit_to_seat(player("alice", 0, "tok1"), sockets, seats, true), 409), "Player name is already connected.\n");
+    EXPECT_EQ(seat_refusal(admit_to_seat(player("alice", 0, "tok0"), sockets, seats, false), 409), "Player name is already connected.\n");
+}
+
+TEST(HnsSeatAdmission, AClosedSeatGoesBackToItsIdentityOnly) {
+    const std::vector<SeatClaim> none;
+    const std::vector<SeatClaim> seats{{"alice", 0, "tok0", 0}, {"bob", 1, "tok1", 9}};
+    EXPECT_FALSE(admit_to_seat(player("alice", 0, "tok0"), none, seats, true).refused);
+    EXPECT_FALSE(admit_to_seat(player("alice", -1), none, seats, false).refused);
+    EXPECT_EQ(seat_refusal(admit_to_seat(player("mallory", 0), none, seats, false), 409), "Player slot 0 is already occupied.\n");
+    EXPECT_EQ(seat_refusal(admit_to_seat(player("alice", 0, "guess"), none, seats, true), 403), "Player token does not match seat 0.\n");
+}
+
 TEST(HnsViewer, AnyCredentialIs403WithTheSpecText) {
     for (const char* q : {"slot=0", "name=a", "token=t", "match=m&name=a"}) {
         const auto v = admit_viewer(query(q));
