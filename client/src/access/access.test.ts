@@ -66,6 +66,40 @@ describe('the page access state', () => {
     expect(heard.length).toBe(5); // mode, remember, set, forget, clear
   });
 
+  it('gives the schools socket no tokens and every control on an open server', async () => {
+    const { access } = await freshAccess({ status: 200, body: { status: 'serving', access: 'open' } });
+    access.rememberOwner('school', 4, OWNER); // e.g. kept from when the server ran in owners mode
+    access.setOperatorToken(OPERATOR);
+    expect(access.canControlSchool(4)).toBe(false); // not before the mode is known
+    await access.loadAccessMode();
+    expect(access.schoolSocketTokenList(4)).toEqual([]);
+    expect(access.canControlSchool(4)).toBe(true);
+    expect(access.canControlSchool(5)).toBe(true);
+    access.forgetOwner('school', 4);
+    access.clearOperatorToken();
+  });
+
+  it('in owners mode gives the schools socket the tokens held and controls only where one opens the school', async () => {
+    const { access } = await freshAccess({ status: 200, body: { status: 'serving', access: 'owners' } });
+    await access.loadAccessMode();
+    expect(access.schoolSocketTokenList(4)).toEqual([]);
+    expect(access.canControlSchool(4)).toBe(false);
+    access.rememberOwner('school', 4, OWNER);
+    access.rememberOwner('hns', 'm4', 'f'.repeat(64)); // a match's token opens no school
+    expect(access.schoolSocketTokenList(4)).toEqual([OWNER]);
+    expect(access.schoolSocketTokenList(5)).toEqual([OWNER]);
+    expect(access.canControlSchool(4)).toBe(true);
+    expect(access.canControlSchool(5)).toBe(false);
+    access.setOperatorToken(OPERATOR);
+    expect(access.schoolSocketTokenList(5)).toEqual([OPERATOR, OWNER]);
+    expect(access.schoolSocketTokenList(4)).toEqual([OWNER, OPERATOR]);
+    expect(access.canControlSchool(5)).toBe(true);
+    access.clearOperatorToken();
+    access.forgetOwner('school', 4);
+    expect(access.schoolSocketTokenList(4)).toEqual([]);
+    expect(access.canControlSchool(4)).toBe(false);
+  });
+
   it('asks /health again when the server could not be reached', async () => {
     vi.useFakeTimers();
     const { access, calls } = await freshAccess('unreachable');

@@ -3,7 +3,7 @@
 import { REQUEST_TIMEOUT_MS } from '../api/http';
 import { updateDebug } from '../app/debugState';
 import { backoffDelay } from '../net/backoff';
-import { authorizationHeaders, credentialFor, mayManage, modeFromHealth, watchSocketParams } from './permissions';
+import { authorizationHeaders, credentialFor, mayControlSchool, mayManage, modeFromHealth, schoolSocketTokens, watchSocketParams } from './permissions';
 import type { AccessMode, Credential } from './permissions';
 import { MemoryStorage, OPERATOR_KEY, OWNER_KEY_PREFIX, TokenStore } from './tokens';
 import type { KeyValueStorage, OwnedKind } from './tokens';
@@ -91,6 +91,17 @@ export function authorizationFor(kind: OwnedKind, id: string | number): Record<s
 
 export function watchParams(matchId: string): Record<string, string> {
   return watchSocketParams(matchId, credential('hns', matchId));
+}
+
+// The tokens the schools socket opened for `schoolId` carries (none in open mode); the view re-dials
+// when this list changes, since the server reads it once, at the upgrade.
+export function schoolSocketTokenList(schoolId: number | null): string[] {
+  return schoolSocketTokens(mode, schoolId, tokens.ownedTokens('school'), tokens.operatorToken());
+}
+
+// Whether the school view offers play/pause and the speeds for this school.
+export function canControlSchool(schoolId: number): boolean {
+  return mayControlSchool(mode, tokens.ownerToken('school', schoolId), tokens.operatorToken());
 }
 
 // What a view's render signature needs so it redraws when the answer to canManage may change.

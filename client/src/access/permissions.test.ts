@@ -3,10 +3,15 @@ import { en, ru } from '../i18n/dictionary';
 import {
   accessProblemKey,
   authorizationHeaders,
+  MAX_SCHOOL_SOCKET_TOKENS,
+  MAX_SCHOOL_SOCKET_TOKEN_CHARS,
   credentialFor,
+  fitsSchoolSocket,
+  mayControlSchool,
   mayManage,
   modeFromHealth,
   parseAccessMode,
+  schoolSocketTokens,
   watchSocketParams,
 } from './permissions';
 import type { Credential } from './permissions';
@@ -107,5 +112,97 @@ describe('a refusal in words', () => {
     }
     expect(en['access.notOwner.school']).toBe('You are not the owner of this school.');
     expect(en['access.operatorWrong']).toMatch(/operator token is wrong/);
+  });
+});
+
+describe('the tokens the schools socket carries', () => {
+  // Schools 1..n, newest first as the store lists them; each token tells its school apart.
+  const ownedSchools = (n: number) => Array.from({ length: n }, (_, i) => ({ id: String(n - i), token: `${String(n - i).padStart(2, '0')}${'a'.repeat(62)}` }));
+  const tokenOf = (id: number) => `${String(id).padStart(2, '0')}${'a'.repeat(62)}`;
+
+  it('are none in open mode or before the mode is known, whatever this browser holds', () => {
+    expect(schoolSocketTokens('open', 1, ownedSchools(3), OPERATOR)).toEqual([]);
+    expect(schoolSocketTokens(null, 1, ownedSchools(3), OPERATOR)).toEqual([]);
+  });
+
+  it('are none in owners mode for a browser that holds nothing', () => {
+    expect(schoolSocketTokens('owners', 1, [], null)).toEqual([]);
+  });
+
+  it('put the school of the socket first, then the operator, then the other schools newest first', () => {
+    expect(schoolSocketTokens('owners', 2, ownedSchools(3), OPERATOR)).toEqual([tokenOf(2), OPERATOR, tokenOf(3), tokenOf(1)]);
+    expect(schoolSocketTokens('owners', 9, ownedSchools(2), OPERATOR)).toEqual([OPERATOR, tokenOf(2), tokenOf(1)]);
+    expect(schoolSocketTokens('owners', null, ownedSchools(2), null)).toEqual([tokenOf(2), tokenOf(1)]);
+    expect(schoolSocketTokens('owners', 5, [], OPERATOR)).toEqual([OPERATOR]);
+  });
+
+  it('find the school by id whether it is given as a number or a string', () => {
+    expect(schoolSocketTokens('owners', '1', ownedSchools(2), null)[0]).toBe(tokenOf(1));
+    expect(schoolSocketTokens('owners', 1, ownedSchools(2), null)[0]).toBe(tokenOf(1));
+  });
+
+  it('hold no token twice', () => {
+    const owned = [{ id: '1', token: OWNER }, { id: '2', token: OWNER }];
+    expect(schoolSocketTokens('owners', 1, owned, OWNER)).toEqual([OWNER]);
+  });
+
+  it('stop at 16, keeping the school of the socket and the operator even when they would come last', () => {
+    const owned = ownedSchools(40); // school 1 is the oldest, so last in the list
+    const list = schoolSocketTokens('owners', 1, owned, OPERATOR);
+    expect(list).toHaveLength(MAX_SCHOOL_SOCKET_TOKENS);
+    expect(list[0]).toBe(tokenOf(1));
+    expect(list[1]).toBe(OPERATOR);
+    expect(list.slice(2)).toEqual(owned.slice(0, MAX_SCHOOL_SOCKET_TOKENS - 2).map((entry) => entry.token));
+    const withoutOperator = schoolSocketTokens('owners', 1, owned, null);
+    expect(withoutOperator).toHaveLength(MAX_SCHOOL_SOCKET_TOKENS);
+    expect(withoutOperator[0]).toBe(tokenOf(1));
+    expect(schoolSocketTokens('owners', 1, ownedSchools(MAX_SCHOOL_SOCKET_TOKENS), OPERATOR)).toHaveLength(MAX_SCHOOL_SOCKET_TOKENS);
+  });
+
+  it('leave out a token the server would refuse the socket for, or that a comma would cut', () => {
+    const long = 'x'.repeat(MAX_SCHOOL_SOCKET_TOKEN_CHARS + 1);
+    const justFits = 'y'.repeat(MAX_SCHOOL_SOCKET_TOKEN_CHARS);
+    expect(fitsSchoolSocket(long)).toBe(false);
+    expect(fitsSchoolSocket(justFits)).toBe(true);
+    expect(fitsSchoolSocket('a,b')).toBe(false);
+    expect(fitsSchoolSocket('')).toBe(false);
+    expect(fitsSchoolSocket(null)).toBe(false);
+    const owned = [{ id: '1', token: long }, { id: '2', token: 'has,comma' }, { id: '3', token: OWNER }];
+    expect(schoolSocketTokens('owners', 1, owned, justFits)).toEqual([justFits, OWNER]);
+    expect(schoolSocketTokens('owners', 1, [], long)).toEqual([]);
+  });
+});
+
+describe('which schools this browser may pause and speed up', () => {
+  it.each([
+    ['open', null, null, true],
+    ['open', OWNER, OPERATOR, true],
+    ['owners', OWNER, null, true],
+    ['owners', null, OPERATOR, true],
+    ['owners', OWNER, OPERATOR, true],
+    ['owners', null, null, false],
+    ['owners', null, 'o'.repeat(MAX_SCHOOL_SOCKET_TOKEN_CHARS + 1), false], // the socket cannot carry it
+    ['owners', 'x,y', null, false],
+    [null, OWNER, OPERATOR, false],
+  ] as const)('mode %s, owner %s, operator %s: controls %s', (mode, owner, operator, offered) => {
+    expect(mayControlSchool(mode, owner, operator)).toBe(offered);
+  });
+
+  it('says why the clock is read-only, in both languages', () => {
+    expect(en['school.controlsReadOnly']).toMatch(/^Only the owner of this school or the operator can pause it or change its speed/);
+    expect(ru['school.controlsReadOnly']).toMatch(/владелец или оператор/);
+  });
+
+  it('offers the controls exactly when the socket carries a token that opens the school', () => {
+    const operators = [null, OPERATOR, 'o'.repeat(MAX_SCHOOL_SOCKET_TOKEN_CHARS + 1)];
+    const owners = [null, OWNER, 'w'.repeat(MAX_SCHOOL_SOCKET_TOKEN_CHARS + 1)];
+    for (const operator of operators) {
+      for (const owner of owners) {
+        const owned = [...Array.from({ length: 30 }, (_, i) => ({ id: String(100 + i), token: `${i}`.padStart(64, 'c') })), ...(owner ? [{ id: '7', token: owner }] : [])];
+        const sent = schoolSocketTokens('owners', 7, owned, operator);
+        const opens = (owner !== null && sent.includes(owner)) || (operator !== null && sent.includes(operator));
+        expect(mayControlSchool('owners', owner, operator), `${owner?.slice(0, 4)} ${operator?.slice(0, 4)}`).toBe(opens);
+      }
+    }
   });
 });

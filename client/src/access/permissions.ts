@@ -64,3 +64,44 @@ export function modeFromHealth(status: number, body: unknown): AccessMode | 'ret
   if (status === 0 || status >= 500) return 'retry';
   return parseAccessMode(body);
 }
+
+// The schools socket (/ws/game, v4) cannot carry headers either: in owners mode the server obeys
+// SetRunning/SetSpeed for a school only when the socket was opened with `?ownerToken=t1,t2,…` holding
+// that school's token or the operator's. It refuses the whole upgrade (400) for more than 16 tokens
+// or one over 128 characters, and splits the list at commas.
+export const MAX_SCHOOL_SOCKET_TOKENS = 16;
+export const MAX_SCHOOL_SOCKET_TOKEN_CHARS = 128;
+
+// Whether a token can ride in that list at all: a longer one would cost the whole socket, and one
+// with a comma would arrive cut in two (our tokens are hex; a hand-made operator token might not be).
+export function fitsSchoolSocket(token: string | null): token is string {
+  return token !== null && token.length > 0 && token.length <= MAX_SCHOOL_SOCKET_TOKEN_CHARS && !token.includes(',');
+}
+
+// The tokens the schools socket is opened with: none unless the mode is owners; else the school the
+// socket is for (if any) first, the operator's next (it opens every school), then the other schools
+// this browser owns in the order given (newest first), without repeats, at most 16.
+export function schoolSocketTokens(
+  mode: AccessMode | null,
+  schoolId: string | number | null,
+  owned: ReadonlyArray<{ id: string; token: string }>,
+  operatorToken: string | null,
+): string[] {
+  if (mode !== 'owners') return [];
+  const own = schoolId === null ? undefined : owned.find((entry) => entry.id === String(schoolId));
+  const ordered = [own?.token ?? null, operatorToken, ...owned.map((entry) => entry.token)];
+  const list: string[] = [];
+  for (const token of ordered) {
+    if (list.length === MAX_SCHOOL_SOCKET_TOKENS) break;
+    if (fitsSchoolSocket(token) && !list.includes(token)) list.push(token);
+  }
+  return list;
+}
+
+// Whether the school view offers play/pause and the speeds: always when open; in owners mode only
+// with a token for this school or the operator's that the socket can carry (schoolSocketTokens always
+// keeps both); never before the mode is known.
+export function mayControlSchool(mode: AccessMode | null, ownToken: string | null, operatorToken: string | null): boolean {
+  if (mode === null) return false;
+  return mode === 'open' || fitsSchoolSocket(ownToken) || fitsSchoolSocket(operatorToken);
+}

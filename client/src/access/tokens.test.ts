@@ -58,6 +58,20 @@ describe('TokenStore', () => {
     expect(store.ownerToken('hns', 'm3')).toBe(TOKEN_B);
   });
 
+  it('lists the owned tokens of one kind, newest first', () => {
+    const store = new TokenStore(new MemoryStorage());
+    store.rememberOwner('school', 1, TOKEN_A, 1000);
+    store.rememberOwner('school', 2, TOKEN_B, 3000);
+    store.rememberOwner('school', 3, TOKEN_A, 2000);
+    store.rememberOwner('hns', 'm1', TOKEN_B, 9000);
+    expect(store.ownedTokens('school')).toEqual([
+      { id: '2', token: TOKEN_B, storedAt: 3000 },
+      { id: '3', token: TOKEN_A, storedAt: 2000 },
+      { id: '1', token: TOKEN_A, storedAt: 1000 },
+    ]);
+    expect(store.ownedTokens('hns').map((entry) => entry.id)).toEqual(['m1']);
+  });
+
   it('stores nothing for a create answered without a token (open mode)', () => {
     const storage = new MemoryStorage();
     const store = new TokenStore(storage);

@@ -33,6 +33,10 @@ interface StoredOwner {
   storedAt: number; // unix ms, so a list fetched before the create never prunes it
 }
 
+export interface OwnedToken extends StoredOwner {
+  id: string;
+}
+
 function parseStoredOwner(value: string | null): StoredOwner | null {
   if (value === null) return null;
   try {
@@ -91,6 +95,16 @@ export class TokenStore {
     const ids: string[] = [];
     for (const key of this.keys()) if (key.startsWith(prefix)) ids.push(key.slice(prefix.length));
     return ids;
+  }
+
+  // The tokens of this kind held here, newest first (the one just created leads).
+  ownedTokens(kind: OwnedKind): OwnedToken[] {
+    const owned: OwnedToken[] = [];
+    for (const id of this.ownedIds(kind)) {
+      const stored = parseStoredOwner(this.read(ownerKey(kind, id)));
+      if (stored) owned.push({ id, ...stored });
+    }
+    return owned.sort((a, b) => b.storedAt - a.storedAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   // Drops tokens of things the server no longer lists. `listRequestedAt` is when the list was asked

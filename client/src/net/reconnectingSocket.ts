@@ -16,9 +16,13 @@ export interface SocketHandlers {
   onState(state: ConnectionState): void;
 }
 
-export function gameSocketUrl(location: Pick<Location, 'protocol' | 'host'> = globalThis.location): string {
+// `ownerTokens` (owners mode, the schools socket) ride as `?ownerToken=t1,t2,…`: each token
+// percent-encoded, joined with literal commas, as the server decodes the parameter and then splits it
+// (the caller keeps commas out of the tokens). None: the URL is exactly the one before owners mode.
+export function gameSocketUrl(location: Pick<Location, 'protocol' | 'host'> = globalThis.location, ownerTokens: readonly string[] = []): string {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${location.host}${GAME_SOCKET_PATH}`;
+  const query = ownerTokens.length === 0 ? '' : `?ownerToken=${ownerTokens.map(encodeURIComponent).join(',')}`;
+  return `${scheme}//${location.host}${GAME_SOCKET_PATH}${query}`;
 }
 
 export class ReconnectingSocket {
