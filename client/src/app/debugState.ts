@@ -3,7 +3,7 @@ export interface DebugState {
   view: string;
   language: string;
   access: { mode: 'open' | 'owners' | null; operatorToken: boolean };
-  school: { id: number; gameTimeMs: number | null; running: boolean | null; speedIndex: number | null; nodes: number } | null;
+  school: { id: number; gameTimeMs: number | null; running: boolean | null; speedIndex: number | null; controls: boolean; nodes: number } | null;
   arena: {
     playerId: number | null;
     world: { width: number; height: number } | null;

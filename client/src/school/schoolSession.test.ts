@@ -120,6 +120,36 @@ describe('SchoolSession', () => {
     expect(FakeWebSocket.instances).toHaveLength(1);
   });
 
+  it('re-dials another URL at once and opens the school again on the new socket', () => {
+    socket().accept();
+    socket().deliver(clock(1000, 1, 1));
+    const url = 'ws://example.test:8080/ws/game?ownerToken=abc';
+    session.reconnectTo(url);
+    expect(FakeWebSocket.instances[0]!.readyState).toBe(FakeWebSocket.CLOSED);
+    expect(FakeWebSocket.instances).toHaveLength(2);
+    expect(socket(1).url).toBe(url);
+    expect(last().clock).toBeNull(); // the old socket's clock says nothing about the new rights
+    socket(1).accept();
+    expect(socket(1).sent.slice(0, 2)).toEqual([
+      { type: 'Hello', version: 4, locale: 1 },
+      { type: 'OpenSchool', schoolId: 3 },
+    ]);
+    session.setRunning(false);
+    expect(socket(1).sent.at(-1)).toEqual({ type: 'SetRunning', running: 0 });
+    expect(socket(0).sent.some((m) => m.type === 'SetRunning')).toBe(false);
+    // A drop of the new socket comes back to the new URL.
+    socket(1).drop();
+    vi.advanceTimersByTime(BACKOFF_BASE_MS);
+    expect(socket(2).url).toBe(url);
+  });
+
+  it('dials the URL it is given', () => {
+    const other = new SchoolSession(4, 0, { onChange: () => {}, onGone: () => {} }, 'ws://example.test:8080/ws/game?ownerToken=t');
+    other.start();
+    expect(FakeWebSocket.instances.at(-1)!.url).toBe('ws://example.test:8080/ws/game?ownerToken=t');
+    other.stop();
+  });
+
   it('sends CloseSchool when the view leaves', () => {
     socket().accept();
     session.stop();

@@ -26,9 +26,10 @@ export class SchoolSession {
     readonly schoolId: number,
     private readonly locale: number,
     private readonly events: SchoolSessionEvents,
+    url: string = gameSocketUrl(),
   ) {
     this.pinger = new Pinger((clientTimeMs) => this.send({ type: 'Ping', clientTimeMs }));
-    this.socket = new ReconnectingSocket(gameSocketUrl(), {
+    this.socket = new ReconnectingSocket(url, {
       onOpen: (send) => {
         send(v4.encodeClient({ type: 'Hello', version: v4.VERSION, locale: this.locale }));
         send(v4.encodeClient({ type: 'OpenSchool', schoolId: this.schoolId }));
@@ -58,6 +59,14 @@ export class SchoolSession {
 
   retryNow(): void {
     this.socket.retryNow();
+  }
+
+  // Dials another URL at once (the owner tokens it carries changed), the first connection too: the
+  // server grants control at the upgrade, so a new credential needs a new socket. The school is
+  // opened again on it; until its first Clock the controls wait, as after any reconnect.
+  reconnectTo(url: string): void {
+    this.pinger.stop();
+    this.socket.reconnectTo(url);
   }
 
   setRunning(running: boolean): void {

@@ -1,14 +1,20 @@
 // One open school: the live calendar with play/pause and speeds, the map tree, people, activities.
+// In owners mode the server obeys play/pause and speed only on a socket opened with this school's
+// owner token or the operator's (`/ws/game?ownerToken=…`), so the socket is dialled once the mode is
+// known, re-dialled when the tokens this browser holds change, and the controls are offered only with
+// such a token; without one the clock is shown read-only.
+import { accessMode, canControlSchool, onAccessChange, schoolSocketTokenList } from '../access/access';
 import { listSchools } from '../api/schools';
 import { updateDebug } from '../app/debugState';
 import { showNotice } from '../app/notices';
 import { navigate } from '../app/router';
-import { SPEED_LABELS, formatGameDate, formatGameTime } from '../format/dateTime';
+import { SPEED_LABELS, formatGameDate, formatGameTime, speedLabel } from '../format/dateTime';
 import { language, localeByte, onLanguageChange, t } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/i18n';
 import { v4 } from '../net/protocol';
 import { buildTree, filterTree } from '../school/mapFilter';
 import type { TreeNode } from '../school/mapFilter';
+import { gameSocketUrl } from '../net/reconnectingSocket';
 import { SchoolSession } from '../school/schoolSession';
 import type { SchoolSessionState } from '../school/schoolSession';
 import { ConnectionBanner } from '../ui/connectionBanner';
@@ -43,6 +49,9 @@ export class SchoolView implements View {
   private readonly clockDate = h('p', { class: 'clock-date', 'data-testid': 'game-date' });
   private readonly clockTime = h('p', { class: 'clock-time', 'data-testid': 'game-time' });
   private readonly runState = h('p', { class: 'badge', 'data-testid': 'run-state' });
+  private readonly controls = h('div', { class: 'clock-controls', 'data-testid': 'clock-controls' });
+  private readonly readOnly = h('div', { class: 'clock-readonly', 'data-testid': 'clock-readonly' });
+  private readonly speedReadout = h('p', { class: 'clock-speed', 'data-testid': 'speed-readout' });
   private readonly playPause: HTMLButtonElement;
   private readonly speedButtons: HTMLButtonElement[];
   private readonly searchInput: HTMLInputElement;
@@ -53,6 +62,8 @@ export class SchoolView implements View {
   private tree: TreeNode[] = [];
   private treeSource: v4.MapNode[] | null = null;
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeAccess: () => void;
+  private socketUrl: string | null = null; // null until the mode is known and the socket dialled
   private destroyed = false;
 
   constructor(private readonly schoolId: number) {
@@ -74,7 +85,7 @@ export class SchoolView implements View {
       'data-testid': 'play-pause',
       onclick: () => {
         const clock = this.state.clock;
-        if (clock) this.session.setRunning(clock.running !== 1);
+        if (clock && this.controlsOffered()) this.session.setRunning(clock.running !== 1);
       },
     });
     this.speedButtons = SPEED_LABELS.map((label, index) => h('button', {
@@ -82,7 +93,9 @@ export class SchoolView implements View {
       class: 'button speed-button',
       'data-testid': `speed-${index}`,
       text: label,
-      onclick: () => this.session.setSpeed(index),
+      onclick: () => {
+        if (this.controlsOffered()) this.session.setSpeed(index);
+      },
     }));
     this.session = this.createSession();
     this.state = this.session.current();
@@ -91,19 +104,40 @@ export class SchoolView implements View {
       this.session.stop();
       this.session = this.createSession();
       this.state = this.session.current();
-      this.session.start();
+      if (this.socketUrl !== null) this.session.reconnectTo(this.socketUrl);
       this.render();
     });
+    // A school created or deleted (here or in another tab), the operator token set or cleared.
+    this.unsubscribeAccess = onAccessChange(() => {
+      this.dialIfChanged();
+      this.renderClock();
+      this.publishDebug();
+    });
     this.render();
-    this.session.start();
+    this.dialIfChanged();
     void this.loadName();
   }
 
   destroy(): void {
     this.destroyed = true;
     this.unsubscribe();
+    this.unsubscribeAccess();
     this.session.stop();
     this.banner.destroy();
+  }
+
+  private controlsOffered(): boolean {
+    return canControlSchool(this.schoolId);
+  }
+
+  // The URL depends on the mode and the tokens: nothing is dialled before /health answers (App asks),
+  // and a changed token list means a new socket, as the server reads it only at the upgrade.
+  private dialIfChanged(): void {
+    if (this.destroyed || accessMode() === null) return;
+    const url = gameSocketUrl(globalThis.location, schoolSocketTokenList(this.schoolId));
+    if (url === this.socketUrl) return;
+    this.socketUrl = url;
+    this.session.reconnectTo(url); // the first connection too: the session is never start()ed here
   }
 
   private createSession(): SchoolSession {
@@ -142,6 +176,7 @@ export class SchoolView implements View {
         gameTimeMs: clock?.gameTimeMs ?? null,
         running: clock ? clock.running === 1 : null,
         speedIndex: clock?.speedIndex ?? null,
+        controls: this.controlsOffered(),
         nodes: this.state.map?.length ?? 0,
       },
     });
@@ -198,12 +233,18 @@ export class SchoolView implements View {
         this.clockDate,
         this.clockTime,
         this.runState,
-        h('div', { class: 'clock-controls' },
-          this.playPause,
-          h('span', { id: 'speed-label', class: 'speed-label', text: t('school.speed') }),
-          speeds,
-        ),
+        this.controls,
+        this.readOnly,
       ),
+    );
+    replaceChildren(this.controls,
+      this.playPause,
+      h('span', { id: 'speed-label', class: 'speed-label', text: t('school.speed') }),
+      speeds,
+    );
+    replaceChildren(this.readOnly,
+      this.speedReadout,
+      h('p', { class: 'hint', text: t('school.controlsReadOnly') }),
     );
     replaceChildren(this.clockWaiting, h('span', { class: 'spinner', 'aria-hidden': 'true' }), t('school.waitingClock'));
   }
@@ -228,12 +269,16 @@ export class SchoolView implements View {
     setText(this.clockTime, formatGameTime(clock.gameTimeMs));
     setText(this.runState, running ? t('school.running') : t('school.paused'));
     this.runState.className = running ? 'badge badge-running' : 'badge badge-paused';
+    const offered = this.controlsOffered();
+    this.controls.hidden = !offered;
+    this.readOnly.hidden = offered;
+    setText(this.speedReadout, t('school.speedReadout', { speed: speedLabel(clock.speedIndex) }));
     setText(this.playPause, running ? t('school.pause') : t('school.play'));
     this.playPause.dataset.running = String(running);
-    this.playPause.disabled = !connected;
+    this.playPause.disabled = !connected || !offered;
     this.speedButtons.forEach((button, index) => {
       button.setAttribute('aria-pressed', clock.speedIndex === index ? 'true' : 'false');
-      button.disabled = !connected;
+      button.disabled = !connected || !offered;
     });
   }
 
