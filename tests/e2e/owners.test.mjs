@@ -1,6 +1,7 @@
 // Owners mode in the browser, against a server of its own started with --access owners: the creator
-// of a school and of a match is offered Delete/Stop (and the live speed keys), another browser profile
-// is not, the operator token pasted in Settings offers them, and refusals are shown as words.
+// of a school and of a match is offered Delete/Stop (and a school's pause/speed, a match's live speed
+// keys), another browser profile is not, the operator token pasted in Settings offers them, and
+// refusals are shown as words.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
-import { launch, newPage, screenshot, waitUntil } from './support/browser.mjs';
+import { debugState, launch, newPage, screenshot, waitUntil } from './support/browser.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SERVER_BIN = process.env.HSCHOOL_SERVER_BIN ?? join(ROOT, 'build/release/hschool-server');
@@ -194,6 +195,125 @@ test('a school: its creator may delete it, a stranger may not, the operator toke
     assert.deepEqual(profile.errors, [], 'no console errors');
     await profile.context.close();
   }
+});
+
+// The clock panel's state as the page last drew it from a server Clock frame.
+async function clockOf(page) {
+  return page.evaluate(() => {
+    const panel = document.querySelector('[data-testid="clock"]');
+    const value = panel?.getAttribute('data-game-time-ms');
+    if (!panel || value === null || value === undefined) return null;
+    return { gameTimeMs: Number(value), running: panel.getAttribute('data-running'), speedIndex: panel.getAttribute('data-speed-index') };
+  });
+}
+
+const clockIs = (page, wanted, what) => waitUntil(async () => {
+  const clock = await clockOf(page);
+  return clock && Object.entries(wanted).every(([key, value]) => clock[key] === value) ? clock : null;
+}, { what });
+
+// Every /ws/game URL the page dials, in order.
+function gameSockets(page) {
+  const urls = [];
+  page.on('websocket', (socket) => {
+    if (new URL(socket.url()).pathname === '/ws/game') urls.push(socket.url());
+  });
+  return urls;
+}
+
+const tokensIn = (url) => (new URL(url).searchParams.get('ownerToken') ?? '').split(',').filter(Boolean);
+
+test('a school clock: its creator may pause it and change its speed, a stranger sees it read-only, the operator may', { timeout: 120_000 }, async () => {
+  // The creator makes a school and opens it: the socket carries the owner token, the controls show.
+  const creator = await openProfile('#/');
+  const creatorSockets = gameSockets(creator.page);
+  await creator.page.getByTestId('create-school').click();
+  const dialog = creator.page.getByTestId('create-dialog');
+  await dialog.getByTestId('map-editor').waitFor();
+  const name = `clock ${Date.now()}`;
+  await dialog.getByTestId('create-name').fill(name);
+  await dialog.getByTestId('create-submit').click();
+  await dialog.waitFor({ state: 'detached' });
+  const school = (await api('GET', '/api/schools')).body.schools.find((s) => s.name === name);
+  assert.ok(school, 'the server lists the new school');
+  const ownerToken = JSON.parse(await ownerTokenIn(creator.page, 'school', school.id)).token;
+  await creator.page.locator(`[data-school-id="${school.id}"]`).getByTestId('open-school').click();
+  const first = await clockIs(creator.page, {}, 'the creator\'s first clock');
+  await creator.page.getByTestId('play-pause').waitFor();
+  assert.equal(await creator.page.getByTestId('clock-readonly').isVisible(), false, 'the creator\'s clock is not read-only');
+  assert.equal((await debugState(creator.page)).school.controls, true);
+  assert.equal(creatorSockets.length, 1, `one schools socket: ${creatorSockets}`);
+  assert.deepEqual(tokensIn(creatorSockets[0]), [ownerToken], 'the schools socket carries the owner token');
+
+  // Running, the clock advances; paused, the server's clock stops.
+  if (first.running !== 'true') {
+    await creator.page.getByTestId('play-pause').click();
+    await clockIs(creator.page, { running: 'true' }, 'the clock to run');
+  }
+  const runningAt = (await clockOf(creator.page)).gameTimeMs;
+  await waitUntil(async () => (await clockOf(creator.page)).gameTimeMs > runningAt, { what: 'the running clock to advance' });
+  await creator.page.getByTestId('play-pause').click();
+  const paused = await clockIs(creator.page, { running: 'false' }, 'the creator\'s pause to take effect');
+  await screenshot(creator.page, 'owners-clock-creator');
+
+  // A second profile: the same stopped time from a socket of its own, no controls, the reason in words.
+  const stranger = await openProfile('#/');
+  const strangerSockets = gameSockets(stranger.page);
+  await stranger.page.evaluate((id) => (location.hash = `#/school/${id}`), school.id);
+  const seen = await clockIs(stranger.page, { running: 'false' }, 'the stranger\'s first clock');
+  assert.equal(seen.gameTimeMs, paused.gameTimeMs, 'the paused clock stands still: a new socket reports the same time');
+  assert.equal((await clockOf(creator.page)).gameTimeMs, paused.gameTimeMs, 'the creator\'s clock stands still too');
+  const readOnly = stranger.page.getByTestId('clock-readonly');
+  await readOnly.filter({ hasText: 'Only the owner of this school or the operator can pause it or change its speed' }).waitFor();
+  assert.equal(await stranger.page.getByTestId('play-pause').isVisible(), false, 'a stranger is not offered pause/run');
+  assert.equal(await stranger.page.getByTestId('clock-controls').isVisible(), false, 'a stranger is not offered the speeds');
+  assert.equal((await debugState(stranger.page)).school.controls, false);
+  assert.deepEqual(strangerSockets, [`${server.url.replace('http:', 'ws:')}/ws/game`], 'a stranger\'s socket carries no token');
+  await stranger.page.getByTestId('lang-ru').click();
+  await stranger.page.getByTestId('clock-readonly').filter({ hasText: 'может только её владелец или оператор' }).waitFor();
+  await stranger.page.getByTestId('lang-en').click();
+  await readOnly.filter({ hasText: 'Only the owner' }).waitFor();
+  await screenshot(stranger.page, 'owners-clock-stranger');
+
+  // The creator changes the speed; the stranger's read-only clock follows.
+  await creator.page.getByTestId('speed-3').click();
+  await clockIs(creator.page, { speedIndex: '3' }, 'the creator\'s speed to take effect');
+  await clockIs(stranger.page, { speedIndex: '3' }, 'the stranger to see the new speed');
+  await stranger.page.getByTestId('speed-readout').filter({ hasText: 'Speed ×3' }).waitFor();
+
+  // The operator token, pasted on this very page, re-dials the socket with it and offers the controls.
+  // (Each language switch above dialled a new socket too: map labels come in the Hello locale.)
+  const dialledBefore = strangerSockets.length;
+  const settings = await pasteOperatorToken(stranger.page, server.adminToken);
+  await stranger.page.keyboard.press('Escape');
+  await settings.waitFor({ state: 'detached' });
+  await stranger.page.getByTestId('play-pause').waitFor();
+  assert.equal(await readOnly.isVisible(), false, 'no read-only hint with the operator token');
+  assert.equal(strangerSockets.length, dialledBefore + 1, `the socket was re-dialled once: ${strangerSockets}`);
+  assert.deepEqual(tokensIn(strangerSockets.at(-1)), [server.adminToken], 'the re-dialled socket carries the operator token');
+  await clockIs(stranger.page, { running: 'false' }, 'the clock on the re-dialled socket');
+  await stranger.page.getByTestId('play-pause').click();
+  await clockIs(stranger.page, { running: 'true' }, 'the operator\'s run to take effect');
+  await clockIs(creator.page, { running: 'true' }, 'the creator to see the clock run again');
+  await waitUntil(async () => (await clockOf(creator.page)).gameTimeMs > paused.gameTimeMs, { what: 'the clock to advance after the operator\'s run' });
+  await stranger.page.getByTestId('speed-1').click();
+  await clockIs(creator.page, { speedIndex: '1' }, 'the operator\'s speed to take effect');
+  await screenshot(stranger.page, 'owners-clock-operator');
+
+  // Cleared, the controls go away again and the socket is dialled without a token.
+  await clearOperatorToken(stranger.page);
+  await readOnly.waitFor();
+  assert.equal(await stranger.page.getByTestId('play-pause').isVisible(), false);
+  assert.equal(strangerSockets.length, dialledBefore + 2, `the socket was re-dialled again: ${strangerSockets}`);
+  assert.equal(strangerSockets.at(-1), strangerSockets[0], 'without a token the URL is the plain one again');
+  await clockIs(stranger.page, { running: 'true', speedIndex: '1' }, 'the clock on the socket without a token');
+
+  assert.equal(creatorSockets.length, 1, 'the creator\'s socket was never re-dialled');
+  for (const profile of [creator, stranger]) {
+    assert.deepEqual(profile.errors, [], 'no console errors');
+    await profile.context.close();
+  }
+  assert.equal((await api('DELETE', `/api/schools/${school.id}`, { token: ownerToken })).status, 204);
 });
 
 test('a match: its creator may stop it and change its speed, a stranger may not, the operator may', { timeout: 180_000 }, async () => {
