@@ -49,6 +49,17 @@ std::optional<AdminToken> load_or_create_admin_token(const std::filesystem::path
 
 using hns::Permission;
 
+// Which schools a v4 connection may pause or speed up: all (open mode, or the operator's token at
+// the upgrade), or those whose owner hash matches a token it showed (owners mode).
+struct SchoolRights {
+    bool every_school = true;
+    std::vector<std::string> owner_hashes;
+    bool allows(std::string_view owner_hash) const;
+};
+
+inline constexpr std::size_t kMaxUpgradeTokens = 16;        // a browser holds a few schools' tokens
+inline constexpr std::size_t kMaxUpgradeTokenChars = 128;
+
 class AccessPolicy {
 public:
     AccessPolicy() = default;  // open
@@ -64,6 +75,10 @@ private:
     AccessMode mode_ = AccessMode::Open;
     std::string admin_hash_;
 };
+
+// What a v4 upgrade's `?ownerToken=t1,t2,…` gives (every school in open mode, or with the operator's
+// token); nullopt when the list is over kMaxUpgradeTokens or a token over kMaxUpgradeTokenChars.
+std::optional<SchoolRights> school_rights(const AccessPolicy& access, std::string_view token_list);
 
 // The answer to a refused write: 401 problem "unauthorized" when no credential came, 403 problem
 // "forbidden" when a wrong one did (WWW-Authenticate: Bearer on both). `what`: "this school".

@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "protocol/v4.hpp"
+#include "server/access.hpp"
 #include "server/outbox.hpp"
 
 namespace hschool::server {
@@ -34,6 +35,7 @@ struct ArenaInput {
 struct SchoolsJoin {
     ConnectionRef connection;
     protocol::v4::Locale locale = protocol::v4::Locale::Russian;
+    SchoolRights rights;
 };
 struct OpenSchool {
     ConnectionId connection = 0;

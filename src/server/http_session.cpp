@@ -11,6 +11,7 @@
 #include <memory>
 #include <optional>
 
+#include "server/access.hpp"
 #include "server/hns/hub.hpp"
 #include "server/http_router.hpp"
 #include "server/limits.hpp"
@@ -101,7 +102,18 @@ private:
         const auto question = target.find('?');
         const std::string_view path = target.substr(0, question);
         const bool hns = shared_.hns != nullptr && is_hns_socket_path(path);
-        if (!hns && target != kWebSocketPath) return send_and_close(problem(404, "not-found", "Not found", "WebSocket endpoint is /ws/game"));
+        if (!hns && path != kWebSocketPath) return send_and_close(problem(404, "not-found", "Not found", "WebSocket endpoint is /ws/game"));
+        const std::string_view query = question == std::string_view::npos ? std::string_view() : target.substr(question + 1);
+        SchoolRights rights;
+        if (!hns && shared_.access) {
+            auto allowed = school_rights(*shared_.access, query_param(query, hns::kOwnerTokenParam));
+            if (!allowed) {
+                return send_and_close(problem(400, "bad-request", "Bad request",
+                                              "ownerToken lists at most " + std::to_string(kMaxUpgradeTokens) +
+                                                  " tokens of at most " + std::to_string(kMaxUpgradeTokenChars) + " characters"));
+            }
+            rights = std::move(*allowed);
+        }
         if (!origin_allowed(request[http::field::origin], request[http::field::host], shared_.config.allowed_origins)) {
             return refuse(403, "origin", "forbidden-origin", "Forbidden origin", "WebSocket connections from this origin are not allowed");
         }
@@ -119,7 +131,7 @@ private:
         }
         std::shared_ptr<hns::PeerSink> sink;
         if (hns) {  // the match decides before the upgrade: 403/409 texts as the reference answers them
-            auto admitted = shared_.hns->admit(path, question == std::string_view::npos ? std::string_view() : target.substr(question + 1));
+            auto admitted = shared_.hns->admit(path, query);
             if (auto* refused = std::get_if<hns::Rejection>(&admitted)) {
                 HttpResponse response;
                 response.status = static_cast<unsigned>(refused->status);
@@ -131,7 +143,8 @@ private:
             sink = std::get<std::shared_ptr<hns::PeerSink>>(std::move(admitted));
         }
         stream_.expires_never();
-        start_ws_session(stream_.release_socket(), std::move(request), shared_, thread_, std::move(slot), std::move(sink));
+        start_ws_session(stream_.release_socket(), std::move(request), shared_, thread_, std::move(slot), std::move(sink),
+                         std::move(rights));
     }
 
     void refuse(unsigned status, const char* reason, std::string_view code, std::string_view title, std::string_view detail) {

@@ -56,6 +56,7 @@ struct Metrics::Families {
     prometheus::Family<prometheus::Counter>* peer_timeouts = nullptr;
     prometheus::Counter* accept_errors = nullptr;
     prometheus::Counter* commands_rejected = nullptr;
+    prometheus::Counter* school_controls_refused = nullptr;
 };
 
 Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std::make_unique<Families>()) {
@@ -86,6 +87,7 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
     for (const char* reason : {"silent", "write_stall"}) f_->peer_timeouts->Add({{"reason", reason}});
     f_->accept_errors = &BuildCounter().Name("hschool_accept_errors_total").Help("Failed accept() calls (out of descriptors or buffers)").Register(*registry_).Add({});
     f_->commands_rejected = &BuildCounter().Name("hschool_commands_rejected_total").Help("Client commands refused because the loop's inbox was full").Register(*registry_).Add({});
+    f_->school_controls_refused = &BuildCounter().Name("hschool_school_controls_refused_total").Help("v4 SetRunning/SetSpeed ignored in owners mode (schools-controls-need-owner): the session holds no token for the school").Register(*registry_).Add({});
     f_->closes = &BuildCounter().Name("hschool_closes_total").Help("WebSocket closes sent by the server, by close code").Register(*registry_);
     f_->http = &BuildCounter().Name("hschool_http_requests_total").Help("HTTP responses by status").Register(*registry_);
     f_->http->Add({{"status", "200"}});  // so the family is listed before the first response
@@ -146,6 +148,7 @@ void Metrics::connection_refused(const char* reason) { f_->refused->Add({{"reaso
 void Metrics::accept_error() { f_->accept_errors->Increment(); }
 void Metrics::peer_timeout(const char* reason) { f_->peer_timeouts->Add({{"reason", reason}}).Increment(); }
 void Metrics::commands_rejected() { f_->commands_rejected->Increment(); }
+void Metrics::school_control_refused() { f_->school_controls_refused->Increment(); }
 
 void Metrics::match_phase(const char* from, const char* to) {
     if (*from) f_->hns_matches->Add({{"phase", from}}).Decrement();

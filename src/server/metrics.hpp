@@ -43,6 +43,7 @@ public:
     void accept_error();                             // accept() failed (EMFILE, ENFILE, ENOBUFS, …)
     void peer_timeout(const char* reason);           // silent (no pong) or write_stall
     void commands_rejected();                        // the loop's inbox was full
+    void school_control_refused();                   // owners mode: SetRunning/SetSpeed without the school's token
 
     // hns::HnsMetrics: matches by phase, seats by policy kind, ticks, frame bytes by stream,
     // decision latency, fallbacks.

@@ -111,6 +111,8 @@ Network::~Network() { stop(); }
 
 void Network::set_hide_and_seek(hns::HnsHub& hub) { impl_->shared.hns = &hub; }
 
+void Network::set_access(const AccessPolicy& access) { impl_->shared.access = &access; }
+
 bool Network::listen() {
     beast::error_code ec;
     const auto& config = impl_->shared.config;

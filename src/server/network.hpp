@@ -14,6 +14,7 @@
 
 namespace hschool::server {
 
+class AccessPolicy;
 class FanOut;
 class GameLoop;
 class HttpRouter;
@@ -45,6 +46,8 @@ public:
     std::uint16_t port() const;
     // Routes /player, /global, /admin, /reward, /replay to the hub's matches; before start().
     void set_hide_and_seek(hns::HnsHub& hub);
+    // Owners mode: which credentials v4 upgrades may carry to pause or speed up schools; before start().
+    void set_access(const AccessPolicy& access);
     // Delivers tick frames on the network threads; give it to the services before the loop starts.
     FanOut& fanout();
     void start();

@@ -26,6 +26,7 @@ namespace hschool::server {
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
 
+class AccessPolicy;
 class GameLoop;
 class HttpRouter;
 class Metrics;
@@ -104,6 +105,7 @@ struct NetworkShared {
     Metrics& metrics;
     const HttpRouter& router;
     hns::HnsHub* hns = nullptr;  // hide-and-seek endpoints; null: those paths are unknown
+    const AccessPolicy* access = nullptr;  // owners mode: the credentials a v4 upgrade may carry; null: open
     SessionRegistry sessions;
     ConnectionLimiter limiter;
     std::atomic<ConnectionId> next_connection{1};

@@ -22,6 +22,7 @@ struct SchoolState {
     std::shared_ptr<const content::ResolvedPacks> packs;  // null when the packs no longer load
     content::SchoolMap map;
     sim::SchoolClock clock;
+    std::string owner_hash;  // SHA-256 of its owner token; "" when only the operator owns it
     std::array<Frame, 2> map_snapshots;  // encoded once per locale, on first open
 };
 

@@ -178,6 +178,7 @@ void add_schools_routes(HttpRouter& router, GameLoop& loop, const content::Conte
             school.start_date_ms = saved->start_date_ms;
             school.mod_ids = saved->mod_ids;
             school.clock = sim::make_school_clock(saved->start_date_ms);
+            school.owner_hash = saved->owner_hash;
             spdlog::info("event=school_created id={} mods={}", school.id, school.mod_ids.size());
             // Creates and deletes run in order on this one thread and post their loop tasks in that
             // order, so a create racing a delete of the same id cannot leave a school in memory only.
@@ -239,6 +240,7 @@ std::vector<SchoolState> load_schools(store::SchoolStore& store, const content::
         school.start_date_ms = row.start_date_ms;
         school.mod_ids = row.mod_ids;
         school.clock = sim::SchoolClock{row.game_time_ms, row.running, row.speed_index, 0};
+        school.owner_hash = row.owner_hash;
         auto packs = library.resolve(extras_of(row.mod_ids));
         if (packs) {
             auto shared_packs = std::make_shared<const content::ResolvedPacks>(std::move(packs).value());

@@ -45,7 +45,7 @@ bool SchoolsService::remove(std::int32_t id) {
 void SchoolsService::join(const cmd::SchoolsJoin& command) {
     command.connection.outbox->push_welcome(
         make_frame(v4::encode(v4::Welcome{v4::kVersion, tick_rate_, static_cast<std::uint8_t>(kMaxSchools)})));
-    connections_.emplace(command.connection.id, Watcher{command.connection, command.locale, 0});
+    connections_.emplace(command.connection.id, Watcher{command.connection, command.locale, 0, command.rights});
 }
 
 Frame SchoolsService::map_snapshot(SchoolState& school, v4::Locale locale) {
@@ -90,8 +90,17 @@ void SchoolsService::close(const cmd::CloseSchool& command) {
     if (Watcher* watcher = find(command.connection)) stop_watching(*watcher);
 }
 
+SchoolState* SchoolsService::controllable_school_of(ConnectionId id) {
+    SchoolState* school = open_school_of(id);
+    if (!school) return nullptr;
+    if (find(id)->rights.allows(school->owner_hash)) return school;
+    // A stranger's pause or speed would change every watcher's school.
+    metrics_.school_control_refused();
+    return nullptr;
+}
+
 void SchoolsService::set_running(const cmd::SetRunning& command) {
-    SchoolState* school = open_school_of(command.connection);
+    SchoolState* school = controllable_school_of(command.connection);
     if (!school || command.running > 1) return;  // nothing open, or a value with no meaning: ignored
     const bool running = command.running == 1;
     if (school->clock.running == running) return;  // no change: nothing to persist, the store sleeps on
@@ -100,7 +109,7 @@ void SchoolsService::set_running(const cmd::SetRunning& command) {
 }
 
 void SchoolsService::set_speed(const cmd::SetSpeed& command) {
-    SchoolState* school = open_school_of(command.connection);
+    SchoolState* school = controllable_school_of(command.connection);
     if (!school || school->clock.speed_index == command.speed_index) return;  // the same speed changes nothing
     if (sim::set_speed(school->clock, command.speed_index)) persist(*school);
 }

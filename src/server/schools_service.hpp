@@ -52,7 +52,10 @@ private:
         ConnectionRef connection;
         protocol::v4::Locale locale = protocol::v4::Locale::Russian;
         std::int32_t open_school = 0;  // 0: none open (ids start at 1)
+        SchoolRights rights;           // which schools it may pause or speed up
     };
+    // The open school, when this connection may change its clock (owners mode: its owner or the operator).
+    SchoolState* controllable_school_of(ConnectionId id);
     Watcher* find(ConnectionId id);
     void stop_watching(Watcher& watcher);
     SchoolState* open_school_of(ConnectionId id);

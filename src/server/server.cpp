@@ -137,6 +137,7 @@ int run_server(const ServerOptions& options) {
     Network network(options.network, loop, metrics, router);
     if (!network.listen()) return 1;
     network.set_hide_and_seek(hub);
+    network.set_access(access);
     if (std::string error; !hub.start(error)) {
         spdlog::error("event=startup_failed reason=\"hide-and-seek: {}\"", error);
         return 1;

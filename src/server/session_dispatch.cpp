@@ -26,7 +26,8 @@ Action on_hello(const Context& context, protocol::ByteView message) {
         const auto decoded = v4::decode_client(message);
         if (!decoded) return Reject{CloseCode::InvalidPayload, protocol::describe(decoded.error())};
         return Promote{WireVersion::Schools, v4::kMaxInboundFrameBytes,
-                       cmd::SchoolsJoin{context.connection, v4::locale_of(std::get<v4::Hello>(*decoded))}};
+                       cmd::SchoolsJoin{context.connection, v4::locale_of(std::get<v4::Hello>(*decoded)),
+                                        context.rights ? *context.rights : SchoolRights{}}};
     }
     return Reject{CloseCode::ProtocolError, "unsupported protocol version", false};
 }

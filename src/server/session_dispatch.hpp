@@ -36,6 +36,7 @@ struct Context {
     WireVersion version = WireVersion::None;  // None until Hello
     ConnectionRef connection;                 // who is asking (joins carry it to the loop)
     std::uint32_t tick = 0;                   // the loop's step counter, for Pong
+    const SchoolRights* rights = nullptr;     // what the upgrade's credentials allow (null: everything)
 };
 
 // One complete data message from the client; text is true for a text frame (never accepted).

@@ -81,7 +81,7 @@ public:
     };
 
     WsSession(tcp::socket&& socket, NetworkShared& shared, NetworkThread& thread, ConnectionLimiter::Slot slot,
-              std::shared_ptr<hns::PeerSink> sink)
+              std::shared_ptr<hns::PeerSink> sink, SchoolRights rights)
         : socket_(std::move(socket)),
           liveness_timer_(socket_.get_executor()),
           close_timer_(socket_.get_executor()),
@@ -92,7 +92,8 @@ public:
           reader_(protocol::v1::kMaxInboundFrameBytes),  // the larger limit until Hello says which
           budget_(shared.config.inbound_budget, SteadyClock::now()),
           slot_(std::move(slot)),
-          sink_(std::move(sink)) {}
+          sink_(std::move(sink)),
+          rights_(std::move(rights)) {}
 
     void run(http::request<http::string_body> request) {
         auto handshake = std::make_shared<websocket::stream<tcp::socket>>(std::move(socket_));
@@ -276,7 +277,7 @@ private:
                 bytes_in_ += event.payload.size();
                 if (!within_budget()) return;
                 if (sink_) return sink_->on_message(event.payload, event.text);
-                return act(dispatch::on_message({version_, {id_, outbox_, thread_.index}, shared_.loop.tick()}, event.payload, event.text));
+                return act(dispatch::on_message({version_, {id_, outbox_, thread_.index}, shared_.loop.tick(), &rights_}, event.payload, event.text));
             case Kind::Ping:
                 if (!within_budget()) return;
                 replied_ = true;
@@ -513,6 +514,7 @@ private:
     InboundBudget budget_;
     ConnectionLimiter::Slot slot_;
     std::shared_ptr<hns::PeerSink> sink_;  // a hide-and-seek socket's match (or replay viewer)
+    const SchoolRights rights_;            // v4: the schools this session may pause or speed up
     std::array<std::uint8_t, kReadBufferBytes> read_buffer_{};
     SteadyClock::time_point last_received_{};
     SteadyClock::time_point last_write_progress_{};
@@ -582,8 +584,10 @@ void WriteScheduler::drain() {
 }
 
 void start_ws_session(tcp::socket&& socket, http::request<http::string_body> request, NetworkShared& shared,
-                      NetworkThread& thread, ConnectionLimiter::Slot slot, std::shared_ptr<hns::PeerSink> sink) {
-    std::make_shared<WsSession>(std::move(socket), shared, thread, std::move(slot), std::move(sink))->run(std::move(request));
+                      NetworkThread& thread, ConnectionLimiter::Slot slot, std::shared_ptr<hns::PeerSink> sink,
+                      SchoolRights rights) {
+    std::make_shared<WsSession>(std::move(socket), shared, thread, std::move(slot), std::move(sink), std::move(rights))
+        ->run(std::move(request));
 }
 
 void finish_ws_sessions(NetworkThread& thread, const char* why) {

@@ -144,6 +144,40 @@ TEST(AccessPolicy, OwnersGrantsTheOwnerAndTheOperatorOnly) {
     EXPECT_FALSE(policy.is_operator(""));
 }
 
+TEST(SchoolRights, AnUpgradesTokenListGivesTheSchoolsItMayControl) {
+    const std::string admin = new_token(), owner = new_token();
+    const AccessPolicy owners(AccessMode::Owners, admin);
+    auto rights = school_rights(owners, "");
+    ASSERT_TRUE(rights);
+    EXPECT_FALSE(rights->every_school);
+    EXPECT_FALSE(rights->allows(token_hash(owner)));
+    EXPECT_FALSE(rights->allows(""));
+    rights = school_rights(owners, "nonsense," + owner + ",,");
+    ASSERT_TRUE(rights);
+    EXPECT_TRUE(rights->allows(token_hash(owner)));
+    EXPECT_FALSE(rights->allows(token_hash("nonsense-other")));
+    EXPECT_FALSE(rights->allows("")) << "a school without an owner is the operator's";
+    rights = school_rights(owners, owner + "," + admin);
+    ASSERT_TRUE(rights);
+    EXPECT_TRUE(rights->every_school);
+    EXPECT_TRUE(rights->allows(""));
+    // Open mode: everything, whatever is sent.
+    rights = school_rights(AccessPolicy{}, "x");
+    ASSERT_TRUE(rights);
+    EXPECT_TRUE(rights->allows(""));
+}
+
+TEST(SchoolRights, ListsOverTheirLimitsAreRefused) {
+    const AccessPolicy owners(AccessMode::Owners, new_token());
+    std::string sixteen, seventeen;
+    for (int i = 0; i < 16; ++i) sixteen += (i ? "," : "") + new_token();
+    seventeen = sixteen + "," + new_token();
+    EXPECT_TRUE(school_rights(owners, sixteen));
+    EXPECT_FALSE(school_rights(owners, seventeen));
+    EXPECT_FALSE(school_rights(owners, std::string(kMaxUpgradeTokenChars + 1, 'a')));
+    EXPECT_FALSE(school_rights(AccessPolicy{}, seventeen)) << "the limit holds in open mode too";
+}
+
 TEST(AccessPolicy, RefusalsAreProblemsThatSayWhichCredentialIsWanted) {
     const auto missing = permission_problem(Permission::Missing, "this school");
     EXPECT_EQ(missing.status, 401U);

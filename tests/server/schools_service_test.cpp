@@ -29,8 +29,8 @@ protected:
         school.clock = sim::make_school_clock(sim::kDefaultStartDateMs);
         service.add(std::move(school));
     }
-    void join(TestConnection& c, v4::Locale locale = v4::Locale::Russian) {
-        service.join({c.ref, locale});
+    void join(TestConnection& c, v4::Locale locale = v4::Locale::Russian, SchoolRights rights = {}) {
+        service.join({c.ref, locale, std::move(rights)});
         const auto frames = c.take();
         ASSERT_EQ(frames.size(), 1U);
         EXPECT_EQ(std::get<v4::Welcome>(*v4::decode_server(frames[0])), (v4::Welcome{4, 20, 6}));
@@ -118,6 +118,33 @@ TEST_F(SchoolsServiceTest, PausedClocksStandStillAndOutOfRangeValuesAreIgnored) 
     got = clocks(c);
     EXPECT_EQ(got.at(0).running, 0);
     EXPECT_EQ(got.at(0).speed_index, 1);
+}
+
+// Owners mode: a connection changes the clock of a school only with its owner's token (or the
+// operator's); anyone else's SetRunning and SetSpeed change nothing, for nobody.
+TEST_F(SchoolsServiceTest, InOwnersModeOnlyTheOwnersSessionsChangeTheClock) {
+    SchoolState owned = service.schools().at(7);
+    owned.id = 8;
+    owned.owner_hash = std::string(64, 'e');
+    service.add(std::move(owned));
+    TestConnection stranger(1), owner(2), op(3);
+    join(stranger, v4::Locale::Russian, SchoolRights{false, {std::string(64, 'f')}});
+    join(owner, v4::Locale::Russian, SchoolRights{false, {std::string(64, 'e')}});
+    join(op, v4::Locale::Russian, SchoolRights{true, {}});
+    for (ConnectionId c : {1, 2, 3}) service.open({c, 8});
+    service.set_running({1, 0});
+    service.set_speed({1, 4});
+    EXPECT_TRUE(service.schools().at(8).clock.running);
+    EXPECT_EQ(service.schools().at(8).clock.speed_index, 1);
+    service.set_speed({2, 3});
+    EXPECT_EQ(service.schools().at(8).clock.speed_index, 3);
+    service.set_running({3, 0});
+    EXPECT_FALSE(service.schools().at(8).clock.running);
+    // School 7 has no owner: the operator's alone.
+    service.open({2, 7});
+    service.set_running({2, 0});
+    EXPECT_TRUE(service.schools().at(7).clock.running);
+    EXPECT_NE(metrics.render().find("hschool_school_controls_refused_total 3"), std::string::npos) << metrics.render();
 }
 
 TEST_F(SchoolsServiceTest, ControlsThatChangeNothingQueueNothingForTheStore) {

@@ -42,7 +42,6 @@ struct HubOptions {
     AccessCheck access;
 };
 
-inline constexpr const char* kOwnerTokenParam = "ownerToken";  // /global?ownerToken=: the speed keys' credential
 inline constexpr const char* kOwnerTokenRefusedText = "owner token does not match this match\n";
 
 // A variant's config with the config keys applied and its room resolved; the error names the key.

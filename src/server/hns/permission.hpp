@@ -12,4 +12,8 @@ enum class Permission { Granted, Missing, Refused };
 // empty when only the operator may change it.
 using AccessCheck = std::function<Permission(std::string_view credential, std::string_view owner_hash)>;
 
+// The WebSocket credential (browsers cannot set headers on an upgrade): /global?ownerToken= for the
+// speed keys, /ws/game?ownerToken=t1,t2 for the schools a v4 session may pause.
+inline constexpr const char* kOwnerTokenParam = "ownerToken";
+
 }  // namespace hschool::server::hns

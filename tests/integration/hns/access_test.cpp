@@ -1,10 +1,7 @@
 // Who may do what to a hide-and-seek match (issue 18), against the real server in both access
 // modes: owners' and the operator's tokens on every write, no cross-site writes, private seats,
 // clean names, and the drop-in mode serving the league alone.
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <csignal>
 #include <fstream>
@@ -357,18 +354,6 @@ TEST_F(OpenMode, ANameThatIsNotCleanTextIsRefusedBeforeTheUpgrade) {
 }
 
 // ---- drop-in: the league's match only ----
-
-std::uint16_t free_port() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    socklen_t len = sizeof addr;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-    ::close(fd);
-    return ntohs(addr.sin_port);
-}
 
 class DropIn : public ::testing::TestWithParam<const char*> {};
 

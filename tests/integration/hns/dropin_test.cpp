@@ -1,10 +1,6 @@
 // Drop-in mode for league runners (spec §2.9): with COGAME_CONFIG_URI set the server runs exactly
 // one match with that config, writes its results and replay to the given file:// URIs, keeps
 // answering HTTP for the linger time and exits by itself.
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <csignal>
 #include <fstream>
 #include <sstream>
@@ -16,19 +12,6 @@
 
 namespace hschool::test::hns {
 namespace {
-
-// A port nobody listens on right now (the drop-in server takes its port from COGAME_PORT).
-std::uint16_t free_port() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    socklen_t len = sizeof addr;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-    ::close(fd);
-    return ntohs(addr.sin_port);
-}
 
 std::string read_file(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);

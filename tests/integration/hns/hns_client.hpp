@@ -2,6 +2,9 @@
 // What the hide-and-seek integration tests share: the match REST, raw upgrade requests (to read
 // 403 texts), Sprite v1 sockets and their messages, and a match played to its end quickly.
 #include <boost/json.hpp>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <optional>
 #include <string>
@@ -132,6 +135,19 @@ inline std::optional<std::uint16_t> play_out(std::uint16_t port, const std::stri
     auto closed = global->read_until_closed(timeout);
     if (!closed) return std::nullopt;
     return closed->code;
+}
+
+// A port nobody listens on right now (the drop-in server takes its port from COGAME_PORT).
+inline std::uint16_t free_port() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    socklen_t len = sizeof addr;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    ::close(fd);
+    return ntohs(addr.sin_port);
 }
 
 // The replay of a finished match, as downloaded.

@@ -89,6 +89,54 @@ TEST(SchoolsAccess, SchoolsFromBeforeOwnersBelongToTheOperator) {
     EXPECT_EQ(http_request(server.port(), "DELETE", path, "", bearer(admin)).status, 204U);
 }
 
+// v4 SetRunning/SetSpeed change a school for every watcher: in owners mode only a session that
+// showed the school's owner token (or the operator's) at the upgrade changes it.
+TEST(SchoolsAccess, InOwnersModeOnlyTheOwnersSessionPausesASchool) {
+    TempDir dir;
+    ServerProcess server(owners_args(dir));
+    ASSERT_TRUE(server.started()) << server.output();
+    const std::string admin = read_token(dir.path() / "admin.token");
+    const auto a = create_school(server.port(), "A");
+    const auto b = create_school(server.port(), "B");
+    const auto a_id = static_cast<std::int32_t>(a.at("id").as_int64());
+    const auto b_id = static_cast<std::int32_t>(b.at("id").as_int64());
+    const std::string a_token(a.at("ownerToken").as_string());
+
+    auto owner = join(server.port(), 0, 20, "/ws/game?ownerToken=" + a_token);
+    ASSERT_TRUE(owner);
+    ASSERT_TRUE(open_school(*owner, a_id));
+    ASSERT_TRUE(owner->send(v4::encode(v4::SetRunning{0})));
+    ASSERT_TRUE(clock_where(*owner, [](const v4::Clock& c) { return c.running == 0; })) << "the owner pauses A";
+    // Not B: the token is A's.
+    ASSERT_TRUE(open_school(*owner, b_id));
+    ASSERT_TRUE(owner->send(v4::encode(v4::SetRunning{0})));
+    ASSERT_TRUE(owner->send(v4::encode(v4::SetSpeed{4})));
+    for (const auto& clock : next_clocks(*owner, 10)) {
+        EXPECT_EQ(clock.running, 1) << "A's owner paused B";
+        EXPECT_EQ(clock.speed_index, 1) << "A's owner changed B's speed";
+    }
+    // A stranger's play changes nothing for anyone.
+    auto stranger = join(server.port());
+    ASSERT_TRUE(stranger);
+    ASSERT_TRUE(open_school(*stranger, a_id));
+    ASSERT_TRUE(stranger->send(v4::encode(v4::SetRunning{1})));
+    for (const auto& clock : next_clocks(*stranger, 10)) EXPECT_EQ(clock.running, 0) << "a stranger resumed A";
+    // The operator may do everything.
+    auto op = join(server.port(), 0, 20, "/ws/game?ownerToken=" + admin);
+    ASSERT_TRUE(op);
+    ASSERT_TRUE(open_school(*op, b_id));
+    ASSERT_TRUE(op->send(v4::encode(v4::SetRunning{0})));
+    EXPECT_TRUE(clock_where(*op, [](const v4::Clock& c) { return c.running == 0; })) << "the operator pauses B";
+    EXPECT_NE(http_request(server.port(), "GET", "/metrics").body.find("hschool_school_controls_refused_total 3"), std::string::npos);
+    // A list past its limit is refused before the upgrade.
+    std::string many = a_token;
+    for (int i = 0; i < 16; ++i) many += "," + a_token;
+    const auto refused = http_request(server.port(), "GET", "/ws/game?ownerToken=" + many, "",
+                                      {{"Connection", "Upgrade"}, {"Upgrade", "websocket"}, {"Sec-WebSocket-Version", "13"},
+                                       {"Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="}});
+    EXPECT_EQ(refused.status, 400U);
+}
+
 TEST(SchoolsAccess, InOpenModeAnyoneDeletesAsBefore) {
     TempDir dir;
     ServerProcess server(isolated_server_args(dir));

@@ -224,8 +224,10 @@ json::object big_map(int floors, int rooms) {
     return {{"nodes", std::move(nodes)}, {"links", std::move(links)}};
 }
 
-std::unique_ptr<WsClient> join(std::uint16_t port, std::uint8_t locale, std::uint8_t tick_rate) {
-    auto client = WsClient::connect(port);
+std::unique_ptr<WsClient> join(std::uint16_t port, std::uint8_t locale, std::uint8_t tick_rate, const std::string& path) {
+    WsClient::Options options;
+    options.path = path;
+    auto client = WsClient::connect(port, options);
     if (!client) {
         ADD_FAILURE() << "WebSocket handshake failed";
         return nullptr;

@@ -67,7 +67,8 @@ json::object big_map(int floors, int rooms);
 // ---- the v4 calendar ----
 
 // Connects, says Hello with `locale` and checks Welcome {4, tick_rate, 6} comes first.
-std::unique_ptr<WsClient> join(std::uint16_t port, std::uint8_t locale = 0, std::uint8_t tick_rate = 20);
+std::unique_ptr<WsClient> join(std::uint16_t port, std::uint8_t locale = 0, std::uint8_t tick_rate = 20,
+                               const std::string& path = "/ws/game");
 
 struct RawMessage {
     std::size_t bytes = 0;
