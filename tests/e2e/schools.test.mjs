@@ -26,6 +26,13 @@ async function clockRate(page) {
 test('create, open, pause, speed up and lose a school to a delete elsewhere', async () => {
   const a = await newPage(session.browser);
   const { page } = a;
+  // An operator token kept from an owners-mode server changes nothing on this open one: the schools
+  // socket is dialled exactly as before owners mode, and every control is offered.
+  await a.context.addInitScript(() => localStorage.setItem('hschool.operatorToken', 'e'.repeat(64)));
+  const gameSockets = [];
+  page.on('websocket', (socket) => {
+    if (new URL(socket.url()).pathname === '/ws/game') gameSockets.push(socket.url());
+  });
   await page.goto(`${serverUrl()}/#/`);
   await page.getByTestId('school-count').waitFor();
   await screenshot(page, 'menu');
@@ -67,6 +74,8 @@ test('create, open, pause, speed up and lose a school to a delete elsewhere', as
   const first = await waitUntil(() => gameTime(page), { what: 'the first clock' });
   await waitUntil(async () => (await gameTime(page)) > first, { what: 'the date to advance' });
   await page.getByTestId('tree-node').first().waitFor();
+  assert.deepEqual(gameSockets, [`${serverUrl().replace(/^http/, 'ws')}/ws/game`], 'open mode: no ownerToken on the schools socket');
+  assert.equal(await page.getByTestId('clock-readonly').isVisible(), false, 'open mode: the clock is not read-only');
   assert.ok(await page.getByTestId('people').isVisible());
   assert.ok(await page.getByTestId('activities').isVisible());
   await screenshot(page, 'school');
