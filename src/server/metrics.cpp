@@ -50,6 +50,8 @@ struct Metrics::Families {
     prometheus::Family<prometheus::Gauge>* hns_seats = nullptr;
     prometheus::Counter* hns_ticks = nullptr;
     prometheus::Family<prometheus::Counter>* hns_frame_bytes = nullptr;
+    prometheus::Family<prometheus::Counter>* hns_spectator_encodes = nullptr;
+    prometheus::Family<prometheus::Counter>* hns_viewer_resyncs = nullptr;
     prometheus::Histogram* hns_decision_latency = nullptr;
     prometheus::Family<prometheus::Counter>* hns_fallbacks = nullptr;
     prometheus::Family<prometheus::Counter>* refused = nullptr;
@@ -106,6 +108,10 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
     f_->hns_ticks = &BuildCounter().Name("hschool_hns_ticks_total").Help("Hide-and-seek sim ticks stepped, all matches").Register(*registry_).Add({});
     f_->hns_frame_bytes = &BuildCounter().Name("hschool_hns_frame_bytes_total").Help("Hide-and-seek frame bytes sent, by stream").Register(*registry_);
     for (const char* stream : {"player", "global", "reward", "replay"}) f_->hns_frame_bytes->Add({{"stream", stream}});
+    f_->hns_spectator_encodes = &BuildCounter().Name("hschool_hns_spectator_encodes_total").Help("Spectator frames encoded, all matches: shared diffs and keyframes").Register(*registry_);
+    for (const char* kind : {"delta", "keyframe"}) f_->hns_spectator_encodes->Add({{"kind", kind}});
+    f_->hns_viewer_resyncs = &BuildCounter().Name("hschool_hns_viewer_resyncs_total").Help("Viewers that fell behind: backlog dropped, keyframe once drained").Register(*registry_);
+    for (const char* stream : {"global", "replay"}) f_->hns_viewer_resyncs->Add({{"stream", stream}});
     f_->hns_decision_latency = &BuildHistogram().Name("hschool_hns_decision_latency_seconds").Help("From a decision frame to the seat's counting reply (or the deadline)")
                                     .Register(*registry_)
                                     .Add({}, Histogram::BucketBoundaries{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16});
@@ -161,6 +167,13 @@ void Metrics::seat_kind(const char* from, const char* to) {
 void Metrics::ticks(std::size_t count) { f_->hns_ticks->Increment(static_cast<double>(count)); }
 void Metrics::frame_bytes(const char* stream, std::size_t bytes) {
     f_->hns_frame_bytes->Add({{"stream", stream}}).Increment(static_cast<double>(bytes));
+}
+void Metrics::spectator_encodes(std::size_t deltas, std::size_t keyframes) {
+    if (deltas) f_->hns_spectator_encodes->Add({{"kind", "delta"}}).Increment(static_cast<double>(deltas));
+    if (keyframes) f_->hns_spectator_encodes->Add({{"kind", "keyframe"}}).Increment(static_cast<double>(keyframes));
+}
+void Metrics::viewer_resyncs(const char* stream, std::size_t count) {
+    f_->hns_viewer_resyncs->Add({{"stream", stream}}).Increment(static_cast<double>(count));
 }
 void Metrics::decision_latency(double seconds) { f_->hns_decision_latency->Observe(seconds); }
 void Metrics::fallback(const char* cause) { f_->hns_fallbacks->Add({{"cause", cause}}).Increment(); }

@@ -51,6 +51,8 @@ public:
     void seat_kind(const char* from, const char* to) override;
     void ticks(std::size_t count) override;
     void frame_bytes(const char* stream, std::size_t bytes) override;
+    void spectator_encodes(std::size_t deltas, std::size_t keyframes) override;
+    void viewer_resyncs(const char* stream, std::size_t count) override;
     void decision_latency(double seconds) override;
     void fallback(const char* cause) override;
 

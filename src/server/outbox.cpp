@@ -26,7 +26,7 @@ void Outbox::open() {
     std::unique_lock lock(mutex_);
     if (welcomed_ || close_) return;
     welcomed_ = true;
-    if (!reliable_.empty()) wake_if_idle(lock);
+    if (!reliable_.empty() || !stream_.empty()) wake_if_idle(lock);
 }
 
 bool Outbox::push_reliable(Frame frame) {
@@ -69,6 +69,23 @@ std::size_t Outbox::push_tick(Frame frame) {
     return dropped;
 }
 
+bool Outbox::push_stream(Frame frame) {
+    std::unique_lock lock(mutex_);
+    if (close_) return false;
+    stream_.push_back(std::move(frame));
+    if (welcomed_) wake_if_idle(lock);
+    return true;
+}
+
+std::size_t Outbox::clear_stream() {
+    std::deque<Frame> dropped;  // released outside the lock: their deleters may do work
+    {
+        std::lock_guard lock(mutex_);
+        dropped.swap(stream_);
+    }
+    return dropped.size();
+}
+
 void Outbox::request_close(CloseRequest request) {
     std::unique_lock lock(mutex_);
     if (close_) return;
@@ -90,6 +107,7 @@ Outbox::Next Outbox::next() {
         control_.clear();
         reliable_.clear();
         ticks_.clear();
+        stream_.clear();
         return {nullptr, close_};
     }
     if (!control_.empty()) {
@@ -101,6 +119,11 @@ Outbox::Next Outbox::next() {
         Frame frame = std::move(reliable_.front());
         reliable_.pop_front();
         reliable_bytes_ -= frame->size();
+        return {std::move(frame), std::nullopt};
+    }
+    if (welcomed_ && !stream_.empty()) {
+        Frame frame = std::move(stream_.front());
+        stream_.pop_front();
         return {std::move(frame), std::nullopt};
     }
     if (!ticks_.empty()) {
@@ -120,6 +143,11 @@ std::size_t Outbox::queued_ticks() const {
 std::size_t Outbox::queued_reliable() const {
     std::lock_guard lock(mutex_);
     return reliable_.size();
+}
+
+std::size_t Outbox::queued_stream() const {
+    std::lock_guard lock(mutex_);
+    return stream_.size();
 }
 
 }  // namespace hschool::server

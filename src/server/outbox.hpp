@@ -1,7 +1,8 @@
 #pragma once
-// Per-connection outbound queues: a drop-oldest ring of tick frames and a reliable queue that
-// tick frames can never crowd out. Filled by the loop thread and the session's receive path,
-// drained by the session's writer, one write in flight.
+// Per-connection outbound queues: a drop-oldest ring of tick frames, a reliable queue that
+// tick frames can never crowd out, and a stream lane whose sender resyncs it itself. Filled by
+// the loop thread, match threads and the session's receive path, drained by the session's
+// writer, one write in flight.
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -59,6 +60,12 @@ public:
     bool push_control(Frame frame);
     // Tick frames are lossy: when the ring is full the oldest goes. Returns frames dropped (0 or 1).
     std::size_t push_tick(Frame frame);
+    // Stream frames (a retained-mode diff shared by many sockets): never dropped one by one and
+    // never a reason to close; the sender bounds the lane and clears it whole to resync the viewer.
+    // False when the outbox is closing.
+    bool push_stream(Frame frame);
+    // Drops the stream frames the writer has not taken yet; returns how many.
+    std::size_t clear_stream();
     // Asks the session to close after what is already being written; first request wins.
     void request_close(CloseRequest request);
 
@@ -72,6 +79,7 @@ public:
     bool close_requested() const;
     std::size_t queued_ticks() const;
     std::size_t queued_reliable() const;
+    std::size_t queued_stream() const;
 
 private:
     void wake_if_idle(std::unique_lock<std::mutex>& lock);
@@ -84,6 +92,7 @@ private:
     std::deque<Frame> reliable_;
     std::size_t reliable_bytes_ = 0;
     std::deque<Frame> ticks_;
+    std::deque<Frame> stream_;
     std::optional<CloseRequest> close_;
 };
 

@@ -10,6 +10,7 @@
 #include <netinet/tcp.h>
 
 #include <array>
+#include <atomic>
 #include <optional>
 #include <span>
 
@@ -61,8 +62,27 @@ public:
         if (auto outbox = outbox_.lock()) outbox->request_close({static_cast<CloseCode>(code), reason});
     }
 
+    // The shared frame goes in wrapped in this socket's own handle, whose release (written, dropped
+    // or the session gone) takes its bytes off the backlog: the count covers the writer's batch too.
+    bool send_shared(const hns::SharedMessagePtr& message) override {
+        auto outbox = outbox_.lock();
+        if (!outbox) return false;
+        auto wire = std::static_pointer_cast<const WireFrame>(
+            message->wire([](protocol::ByteView payload) { return std::shared_ptr<const void>(make_frame(payload)); }));
+        const std::size_t bytes = wire->size();
+        backlog_->fetch_add(bytes);
+        Frame handle(wire.get(), [wire, backlog = backlog_, bytes](const WireFrame*) { backlog->fetch_sub(bytes); });
+        return outbox->push_stream(std::move(handle));
+    }
+    std::size_t shared_backlog() const override { return backlog_->load(); }
+    void drop_shared_backlog() override {
+        if (auto outbox = outbox_.lock()) outbox->clear_stream();
+    }
+
 private:
     std::weak_ptr<Outbox> outbox_;
+    // Shared with the handles, which may outlive this peer in a writer's batch.
+    std::shared_ptr<std::atomic<std::size_t>> backlog_ = std::make_shared<std::atomic<std::size_t>>(0);
 };
 
 }  // namespace

@@ -122,3 +122,33 @@ TEST(Outbox, SharesOneBufferAcrossConnections) {
 
 }  // namespace
 }  // namespace hschool::server
+
+namespace hschool::server {
+namespace {
+
+TEST(Outbox, TheStreamLaneNeverClosesAndIsClearedWholeForAResync) {
+    Recorder r;
+    r.outbox->open();
+    // Far past the reliable bound: a stream lane is the sender's to bound, never a reason to close.
+    for (std::size_t i = 0; i < kMaxReliableFrames * 2; ++i) EXPECT_TRUE(r.outbox->push_stream(frame_of(static_cast<std::uint8_t>(i))));
+    EXPECT_FALSE(r.outbox->close_requested());
+    EXPECT_EQ(r.outbox->queued_stream(), kMaxReliableFrames * 2);
+    EXPECT_EQ(r.outbox->clear_stream(), kMaxReliableFrames * 2);
+    EXPECT_EQ(r.outbox->queued_stream(), 0u);
+    r.outbox->push_stream(frame_of(7));
+    r.outbox->push_reliable(frame_of(1));
+    EXPECT_EQ(r.drain(), (std::vector<std::uint8_t>{1, 7}));  // reliable first, as for ticks
+}
+
+TEST(Outbox, StreamFramesWaitForTheOpenAndGoWhenClosing) {
+    Recorder r;
+    r.outbox->push_stream(frame_of(3));
+    EXPECT_TRUE(r.drain().empty());
+    r.outbox->open();
+    EXPECT_EQ(r.drain(), (std::vector<std::uint8_t>{3}));
+    r.outbox->request_close({protocol::CloseCode::Normal, "bye"});
+    EXPECT_FALSE(r.outbox->push_stream(frame_of(4)));
+}
+
+}  // namespace
+}  // namespace hschool::server

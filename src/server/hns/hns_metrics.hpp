@@ -15,6 +15,11 @@ public:
     virtual void ticks(std::size_t count) = 0;
     // Bytes of one stream kind sent in a frame: "player", "global", "reward", "replay".
     virtual void frame_bytes(const char* stream, std::size_t bytes) = 0;
+    // Spectator frames encoded for one match's tick: shared diffs and keyframes (issue 19: one
+    // diff per tick however many spectators watch).
+    virtual void spectator_encodes(std::size_t deltas, std::size_t keyframes) = 0;
+    // Viewers whose backlog was dropped for a keyframe: "global" (live spectators), "replay".
+    virtual void viewer_resyncs(const char* stream, std::size_t count) = 0;
     virtual void decision_latency(double seconds) = 0;
     // A seat played burrow instead of its own order: "timeout", "parse_error", "no_model".
     virtual void fallback(const char* cause) = 0;
@@ -27,6 +32,8 @@ public:
     void seat_kind(const char*, const char*) override {}
     void ticks(std::size_t) override {}
     void frame_bytes(const char*, std::size_t) override {}
+    void spectator_encodes(std::size_t, std::size_t) override {}
+    void viewer_resyncs(const char*, std::size_t) override {}
     void decision_latency(double) override {}
     void fallback(const char*) override {}
 };

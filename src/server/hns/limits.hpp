@@ -15,5 +15,9 @@ inline constexpr std::int64_t kDecisionDeadlineMs = 16000;  // §2.4: turnBudget
 inline constexpr int kSeats = 6;                     // §2.3: registrations apply to seats 0..5
 inline constexpr std::int64_t kFrameMicros = 1'000'000 / 24;  // §2.7: 41,666 µs, 24 Hz
 inline constexpr int kMaxSpeedIndex = 5;             // §2.8: PlaybackSpeeds has six entries
+// Issue 19: a spectator's (or /replay viewer's) queued stream bytes. Past it the backlog is dropped
+// and the viewer gets a keyframe once its socket drains: it holds at most this plus one tick's frame,
+// and what it holds is shared with every other spectator of the match. Above a 1.45 MB keyframe.
+inline constexpr std::size_t kSpectatorBacklogBytes = 4 * 1024 * 1024;
 
 }  // namespace hschool::server::hns

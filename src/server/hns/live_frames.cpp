@@ -58,7 +58,7 @@ std::string reward_lines(const MatchRuntime& rt) {
 }  // namespace
 
 void send_frames(MatchRuntime& rt, HnsMetrics& metrics) {
-    std::optional<render::hns::Scene> global;
+    std::vector<SpectatorFeed::Viewer> spectators;
     std::optional<std::string> rewards;
     std::size_t player_bytes = 0, global_bytes = 0, reward_bytes = 0;
     for (auto& [id, socket] : rt.sockets) {
@@ -72,16 +72,22 @@ void send_frames(MatchRuntime& rt, HnsMetrics& metrics) {
                                                       : render::hns::player_scene(rt.sim, index));
             break;
         }
-        case Endpoint::Global:
-            if (!global) global = render::hns::global_scene(rt.sim);
-            global_bytes += send_frame(socket, *global);
-            break;
+        case Endpoint::Global: spectators.push_back({id, socket.peer.get(), &socket.stream}); break;
         case Endpoint::Reward:
             if (!rewards) rewards = reward_lines(rt);
             reward_bytes += rewards->size();
             socket.peer->send(bytes_of(*rewards), true);
             break;
         }
+    }
+    // Every spectator in step shares one diff (spectator_feed.hpp).
+    if (spectators.empty()) {
+        rt.spectators.forget_all();
+    } else {
+        const SpectatorTick tick = rt.spectators.send(render::hns::global_scene(rt.sim), spectators);
+        global_bytes = tick.bytes;
+        metrics.spectator_encodes(tick.deltas, tick.keyframes);
+        if (tick.resyncs) metrics.viewer_resyncs("global", tick.resyncs);
     }
     if (player_bytes) metrics.frame_bytes("player", player_bytes);
     if (global_bytes) metrics.frame_bytes("global", global_bytes);

@@ -15,6 +15,7 @@
 #include "server/hns/observation.hpp"
 #include "server/hns/pacing.hpp"
 #include "server/hns/registration.hpp"
+#include "server/hns/spectator_feed.hpp"
 #include "sim/hns/driver.hpp"
 #include "sim/hns/replay.hpp"
 #include "sim/hns/sim.hpp"
@@ -90,6 +91,7 @@ struct MatchRuntime {
     sim::hns::ReplayWriter writer;
     std::vector<sim::hns::Input> masks, prev;
     std::map<int, SocketState> sockets;  // by socket id, in connection order
+    SpectatorFeed spectators;            // the Global sockets' shared frames (live_frames.cpp)
     std::array<SeatState, 6> seats{};
     int speed_index = kDefaultSpeedIndex;
     // The decision turn in progress (external seats awaited).

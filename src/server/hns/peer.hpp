@@ -1,8 +1,10 @@
 #pragma once
 // A hide-and-seek socket as a match sees it, and what the socket tells the match: the seam between
 // the network layer (ws_session.cpp implements Peer, calls PeerSink) and the Boost-free matches.
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 
 #include "protocol/bytes.hpp"
 
@@ -16,6 +18,28 @@ inline constexpr std::uint16_t kClosePolicy = 1008;         // refused after the
 inline constexpr std::uint16_t kCloseTooBig = 1009;         // an over-long 0x81 text
 inline constexpr std::uint16_t kCloseInternal = 1011;
 
+// One binary message for many sockets (a spectators' shared frame): built once by the match,
+// framed once by the transport (whichever peer sends it first), the same bytes for every socket.
+class SharedMessage {
+public:
+    explicit SharedMessage(protocol::Bytes payload) : payload_(std::move(payload)) {}
+    protocol::ByteView payload() const { return payload_; }
+
+    // The transport's own form of the message (e.g. with its WebSocket header), made by
+    // `make(payload)` on the first call; every later call returns the same object.
+    template <class Make>
+    std::shared_ptr<const void> wire(Make&& make) const {
+        std::call_once(wire_once_, [&] { wire_ = make(payload()); });
+        return wire_;
+    }
+
+private:
+    protocol::Bytes payload_;
+    mutable std::once_flag wire_once_;
+    mutable std::shared_ptr<const void> wire_;
+};
+using SharedMessagePtr = std::shared_ptr<const SharedMessage>;
+
 // The socket side. Thread-safe: a match calls it from its own thread.
 class Peer {
 public:
@@ -24,6 +48,16 @@ public:
     // socket is going (closed, or over its outbound bound, which closes it).
     virtual bool send(protocol::ByteView message, bool text) = 0;
     virtual void close(std::uint16_t code, const char* reason) = 0;
+
+    // The stream lane: shared binary messages that never close the socket for being many. The
+    // sender bounds it with shared_backlog() and resyncs a viewer that falls behind. False when
+    // the socket is going.
+    virtual bool send_shared(const SharedMessagePtr& message) = 0;
+    // Bytes sent with send_shared that the socket has not yet taken (queued or being written):
+    // 0 means the viewer has drained and may be resynced.
+    virtual std::size_t shared_backlog() const = 0;
+    // Forgets the queued shared messages the writer has not started; what is being written still goes.
+    virtual void drop_shared_backlog() = 0;
 };
 
 // The match side, called on the socket's network thread.
