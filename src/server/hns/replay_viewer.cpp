@@ -9,12 +9,16 @@
 #include <thread>
 #include <vector>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include "protocol/sprite_v1.hpp"
 #include "render/hns/chrome.hpp"
 #include "render/hns/stream.hpp"
 #include "server/hns/limits.hpp"
 #include "server/hns/pacing.hpp"
-#include "sim/hns/verify.hpp"
+#include "server/hns/spectator_feed.hpp"
+#include "sim/hns/replay_seek.hpp"
 
 namespace hschool::server::hns {
 
@@ -36,12 +40,12 @@ public:
     }
 
     bool ready(std::string& error) {
-        auto stepper = sh::ReplayStepper::create(data_);
-        if (!stepper) {
-            error = stepper.error;
+        auto seeker = sh::ReplaySeeker::create(data_);
+        if (!seeker) {
+            error = seeker.error;
             return false;
         }
-        stepper_.emplace(std::move(*stepper));
+        seeker_.emplace(std::move(*seeker));
         return true;
     }
 
@@ -70,6 +74,11 @@ public:
                     if (peer_) peer_->close(kCloseTooBig, "text input over 4096 bytes");
                     return;
                 }
+                // The thread takes every key each frame: this many waiting is a flood, not a person.
+                if (keys_.size() >= kMaxQueuedReplayKeys) {
+                    if (peer_) peer_->close(kClosePolicy, "too many replay keys");
+                    return;
+                }
                 keys_.push_back(sv::printable_text(t->text));
             }
         }
@@ -88,7 +97,6 @@ private:
         {
             std::lock_guard lock(mutex_);
             stopping_ = true;
-            halt_ = true;
             thread.swap(thread_);
         }
         wake_.notify_all();
@@ -98,29 +106,60 @@ private:
         }
     }
 
-    // Steps to `target` without drawing; a target behind the sim starts over from the file.
-    void seek(int target) {
-        if (target < stepper_->sim().tick_count()) {
-            auto fresh = sh::ReplayStepper::create(data_);
-            if (!fresh) return;
-            stepper_.emplace(std::move(*fresh));
-            stream_ = render::hns::Stream{};  // the header (0x04) clears the viewer's board
-            stream_.set_sprites_off(sprites_off_);
-        }
-        while (stepper_->sim().tick_count() < target && !halt_.load() && advance()) {
-        }
-    }
-
     // One tick; false at the end or on a record the sim cannot apply.
-    bool advance() {
-        const auto status = stepper_->step();
+    bool advance() { return note(seeker_->step()); }
+
+    bool note(sh::ReplayStepper::Status status) {
         if (status == sh::ReplayStepper::Status::Mismatch && !mismatch_) {
-            mismatch_ = render::hns::ChromeMismatch{stepper_->sim().tick_count(), stepper_->expected_hash(), stepper_->got_hash()};
+            const auto& stepper = seeker_->stepper();
+            mismatch_ = render::hns::ChromeMismatch{stepper.sim().tick_count(), stepper.expected_hash(), stepper.got_hash()};
         }
         return status == sh::ReplayStepper::Status::Stepped || status == sh::ReplayStepper::Status::Mismatch;
     }
 
+    // At most kMaxReplaySeekTicksPerFrame steps from the nearest keyframe; true once there.
+    bool seek_some(int target) {
+        return seeker_->seek(target, kMaxReplaySeekTicksPerFrame, [this](sh::ReplayStepper::Status s) { note(s); });
+    }
+
+    // This frame's messages, unless the viewer is behind: then its backlog is dropped and it waits,
+    // unencoded, until its socket drains, and gets a keyframe (header and full board) then.
+    // False when the socket is going.
+    bool send_frame(Peer& peer, const Transport& transport) {
+        if (behind_) {
+            if (peer.shared_backlog() > 0) return true;
+            behind_ = false;
+            const bool off = stream_.sprites_off();
+            stream_ = render::hns::Stream{};
+            stream_.set_sprites_off(off);
+        }
+        render::hns::ChromeExtras extras;
+        extras.paused = !transport.playing;
+        extras.speed = ticks_per_frame(transport.speed_index);
+        extras.end = seeker_->final_tick();
+        extras.mismatch = mismatch_;
+        render::hns::Scene scene = render::hns::global_scene(seeker_->sim());
+        scene.items.push_back(render::hns::chrome_item(render::hns::chrome_label(seeker_->sim(), extras)));
+        const auto messages = shared_messages(stream_.next(scene));
+        std::size_t bytes = 0;
+        for (const auto& m : messages) bytes += m->payload().size();
+        const std::size_t backlog = peer.shared_backlog();
+        if (backlog > 0 && backlog + bytes > kSpectatorBacklogBytes) {
+            peer.drop_shared_backlog();
+            behind_ = true;
+            metrics_.viewer_resyncs("replay", 1);
+            return true;
+        }
+        for (const auto& m : messages)
+            if (!peer.send_shared(m)) return false;
+        metrics_.frame_bytes("replay", bytes);
+        return true;
+    }
+
     void run() {
+        // A replay is a luxury beside live matches: under load its thread waits, not theirs.
+        ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kReplayViewerNice);
+        const auto frame = std::chrono::microseconds(kFrameMicros);
         auto next = SteadyClock::now();
         Transport transport;
         std::vector<std::string> keys;
@@ -134,44 +173,39 @@ private:
                 peer = peer_;
                 if (sprites_off_ && !stream_.sprites_off()) stream_.set_sprites_off(true);
             }
-            next += std::chrono::microseconds(kFrameMicros);
-            const int final_tick = stepper_->final_tick();
-            for (const auto& k : keys) apply_transport_text(transport, k, stepper_->sim().tick_count(), final_tick);
+            const int final_tick = seeker_->final_tick();
+            for (const auto& k : keys) apply_transport_text(transport, k, seeker_->sim().tick_count(), final_tick);
             keys.clear();
+            bool draw = true;
             if (transport.seek_to >= 0) {
-                seek(transport.seek_to);
-                transport.seek_to = -1;
+                // A long seek takes several frames (nothing is drawn meanwhile); the keys that come
+                // in between move its target.
+                if (seek_some(transport.seek_to)) transport.seek_to = -1;
+                else draw = false;
             } else if (transport.playing) {
                 const int speed = ticks_per_frame(transport.speed_index);
                 for (int i = 0; i < speed && advance(); ++i) {
                 }
-                if (stepper_->done()) {
-                    if (transport.loop) seek(0);
+                if (seeker_->done()) {
+                    if (transport.loop) transport.seek_to = 0;
                     else transport.playing = false;
                 }
             }
-            render::hns::ChromeExtras extras;
-            extras.paused = !transport.playing;
-            extras.speed = ticks_per_frame(transport.speed_index);
-            extras.end = final_tick;
-            extras.mismatch = mismatch_;
-            render::hns::Scene scene = render::hns::global_scene(stepper_->sim());
-            scene.items.push_back(render::hns::chrome_item(render::hns::chrome_label(stepper_->sim(), extras)));
-            const auto frame = stream_.next(scene);
-            std::size_t bytes = 0;
-            for (const auto& message : frame.ws_messages()) {
-                bytes += message.size();
-                if (!peer->send(message, false)) return;
-            }
-            metrics_.frame_bytes("replay", bytes);
+            if (draw && !send_frame(*peer, transport)) return;
+            // Behind the clock (a slow machine, a long frame): wait a whole frame from now, never
+            // run frames back to back to catch up.
+            const auto now = SteadyClock::now();
+            next += frame;
+            if (next < now) next = now + frame;
         }
     }
 
     sh::ReplayData data_;
     HnsMetrics& metrics_;
     std::shared_ptr<std::atomic<int>> viewers_;
-    std::optional<sh::ReplayStepper> stepper_;  // the viewer thread only
+    std::optional<sh::ReplaySeeker> seeker_;  // the viewer thread only
     render::hns::Stream stream_;
+    bool behind_ = false;  // backlog dropped: a keyframe once the socket drains
     std::optional<render::hns::ChromeMismatch> mismatch_;
 
     std::mutex mutex_;  // guards what the network thread touches
@@ -180,7 +214,6 @@ private:
     std::vector<std::string> keys_;
     bool sprites_off_ = false;
     bool stopping_ = false;
-    std::atomic<bool> halt_{false};  // a long seek stops early when the socket goes
     std::thread thread_;
 };
 
