@@ -1,0 +1,42 @@
+#pragma once
+// What the hide-and-seek abuse tests share: a match of six burrow bots made over REST, Sprite v1
+// sockets from chosen loopback addresses, and the metrics they read.
+#include <boost/json.hpp>
+
+#include <string>
+
+#include "abuse_support.hpp"
+#include "hns/hns_client.hpp"
+
+namespace hschool::test::hns_abuse {
+
+using namespace abuse;
+namespace sv = protocol::sprite_v1;
+
+// A match that plays at once: six burrow bots; `config` adds keys (e.g. longer hunts).
+inline std::string create_bot_match(std::uint16_t port, const std::string& variant, const std::string& config = "{}") {
+    return hns::create_match(port, R"({"variant":")" + variant + R"(","bots":6,"config":)" + config + "}");
+}
+
+// A Sprite v1 socket (no Hello) from 127.0.0.<host>.
+inline std::unique_ptr<RawWs> sprite_socket(std::uint16_t port, const std::string& path, int host = 1, int receive_buffer = 0) {
+    UpgradeOptions options;
+    options.path = path;
+    options.socket.source_address = "127.0.0." + std::to_string(host);
+    options.socket.receive_buffer = receive_buffer;
+    return RawWs::connect(port, options);
+}
+
+inline bool send_text_key(RawWs& ws, const std::string& key) { return ws.send_binary(hns::text_message(key)); }
+
+inline double counter(std::uint16_t port, const std::string& series_name) {
+    return series(scrape_metrics(port), series_name).value_or(-1);
+}
+
+inline bool is_global_header(const std::string& payload) {
+    const auto& h = hns::kGlobalHeader;
+    return payload.size() >= h.size() &&
+           std::equal(h.begin(), h.end(), payload.begin(), [](std::uint8_t a, char b) { return a == static_cast<std::uint8_t>(b); });
+}
+
+}  // namespace hschool::test::hns_abuse

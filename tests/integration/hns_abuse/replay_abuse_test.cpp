@@ -1,0 +1,94 @@
+// /replay viewers under attack (issue 19 point 5), against the real server: 64 viewers of a long
+// replay press 'e' then 'b' again and again, and every one of them still gets frames (before,
+// each 'b' re-stepped from tick 0 and the viewer threads were CPU-bound at 0 frames/s); a flood of
+// keys closes its socket with 1008.
+#include <gtest/gtest.h>
+
+#include <iostream>
+
+#include "hns_abuse_support.hpp"
+
+namespace hschool::test::hns_abuse {
+namespace {
+
+constexpr int kViewers = 64;     // the server's cap on replay viewers in all
+constexpr int kBacks = 5;        // 'b' presses per viewer
+constexpr int kMinFrames = 3;    // frames each viewer must get after its last 'b'
+constexpr auto kAfterBacks = 20s;  // the bound on waiting for them
+// About 4,000 ticks: certification with a long hunt, played out at 16 ticks per frame.
+const std::string kLongHunt = R"({"huntTurns":40,"maxGames":1})";
+
+std::string finished_long_match(std::uint16_t port) {
+    const std::string id = create_bot_match(port, "certification", kLongHunt);
+    if (id.empty()) return "";
+    const auto code = hns::play_out(port, id, 90s);
+    return code == 1000 ? id : "";
+}
+
+TEST(HnsReplayAbuse, SixtyFourViewersPressingEndThenBackAllKeepGettingFrames) {
+    TempDir dir;
+    ServerProcess server(server_args(dir));
+    ASSERT_TRUE(server.started()) << server.output();
+    const std::string id = finished_long_match(server.port());
+    ASSERT_FALSE(id.empty()) << "the match did not finish";
+    nice_this_thread(10);  // the test's readers must not starve the server they measure
+    std::vector<std::unique_ptr<RawWs>> viewers;
+    for (int i = 0; i < kViewers; ++i) {
+        // From many loopback addresses: the per-address caps are another test's business.
+        viewers.push_back(sprite_socket(server.port(), "/replay?match=" + id, 2 + i));
+        ASSERT_TRUE(viewers.back()) << "viewer " << i;
+    }
+    for (auto& v : viewers) ASSERT_TRUE(send_text_key(*v, "e"));
+    for (int b = 0; b < kBacks; ++b) {
+        for (auto& v : viewers) {
+            ASSERT_TRUE(send_text_key(*v, "b"));
+            for (int burst = 0; burst < 64 && std::holds_alternative<WsMessage>(v->read(0ms)); ++burst) {
+            }
+        }
+        std::this_thread::sleep_for(100ms);
+    }
+    // From here on, count frames per viewer until each has kMinFrames.
+    std::vector<int> frames(kViewers, 0);
+    const auto until = Clock::now() + kAfterBacks;
+    int done = 0;
+    while (Clock::now() < until && done < kViewers) {
+        done = 0;
+        for (int i = 0; i < kViewers; ++i) {
+            auto& v = *viewers[static_cast<std::size_t>(i)];
+            for (int burst = 0; burst < 16; ++burst) {
+                auto event = v.read(1ms);
+                if (std::holds_alternative<WsEnded>(event)) FAIL() << "viewer " << i << " closed: " << describe(event);
+                auto* m = std::get_if<WsMessage>(&event);
+                if (!m) break;
+                if (m->op == opcode::kBinary) ++frames[static_cast<std::size_t>(i)];
+            }
+            done += frames[static_cast<std::size_t>(i)] >= kMinFrames;
+        }
+    }
+    const int least = *std::min_element(frames.begin(), frames.end());
+    std::cout << "[ replay   ] " << done << "/" << kViewers << " viewers got " << kMinFrames << " frames after " << kBacks
+              << " presses of b; the least got " << least << "\n";
+    EXPECT_EQ(done, kViewers);
+}
+
+TEST(HnsReplayAbuse, AFloodOfKeysClosesTheViewerWith1008) {
+    TempDir dir;
+    ServerProcess server(server_args(dir));
+    ASSERT_TRUE(server.started()) << server.output();
+    const std::string id = create_bot_match(server.port(), "certification");
+    ASSERT_FALSE(id.empty());
+    ASSERT_EQ(hns::play_out(server.port(), id), std::optional<std::uint16_t>(1000));
+    auto viewer = sprite_socket(server.port(), "/replay?match=" + id);
+    ASSERT_TRUE(viewer);
+    // Hundreds of keys in one burst: far more than a person presses in a frame.
+    std::string burst;
+    for (int i = 0; i < 500; ++i) burst += client_frame(opcode::kBinary, hns::text_message("p"));
+    ASSERT_TRUE(viewer->send_raw(burst));
+    auto end = viewer->read_until_end(10s);
+    ASSERT_TRUE(end) << "the flooding viewer is still connected";
+    EXPECT_EQ(end->how, WsEnded::How::CloseFrame) << describe(*end);
+    EXPECT_EQ(end->code, 1008) << end->reason;
+}
+
+}  // namespace
+}  // namespace hschool::test::hns_abuse
