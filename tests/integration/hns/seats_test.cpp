@@ -135,7 +135,8 @@ int frames_in(std::vector<std::unique_ptr<WsClient>>& seats, std::chrono::millis
 }
 
 TEST_F(HnsSeats, FastModeStepsAsSoonAsEverySeatIsReady) {
-    const std::string id = create_match(server.port(), R"({"variant":"default"})");  // 2,760 ticks: long enough
+    // 2 × 60 turns of 90 ticks: a fast machine must not finish the match inside the fast window.
+    const std::string id = create_match(server.port(), R"({"variant":"default","config":{"prepTurns":20,"huntTurns":40}})");
     ASSERT_FALSE(id.empty());
     auto seats = seat_all(id, "");
     ASSERT_EQ(seats.size(), 6U);
