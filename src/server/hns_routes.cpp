@@ -38,12 +38,14 @@ void add_cors(HttpResponse& response, const HttpRequest& request, const HnsRoute
 HttpResponse from_error(const hns::HubError& e) {
     const char* title = e.status == 401   ? "Unauthorized"
                         : e.status == 403 ? "Forbidden"
+                        : e.status == 429 ? "Too many requests"
                         : e.status == 404 ? "Not found"
                         : e.status == 409 ? "Conflict"
                         : e.status == 503 ? "Service unavailable"
                                           : "Invalid request";
     HttpResponse response = problem(e.status, e.code, title, e.detail);
     if (e.status == 401) response.headers.emplace_back("WWW-Authenticate", "Bearer");
+    if (e.retry_after_seconds > 0) response.headers.emplace_back("Retry-After", std::to_string(e.retry_after_seconds));
     return response;
 }
 
@@ -69,6 +71,7 @@ void add_control(HttpRouter& router, hns::HnsHub& hub, const char* path, hns::Co
             const auto decision = hub.control(route, method, request.query, bearer_token(request.authorization));
             HttpResponse response = decision.refused ? permission_problem(*decision.refused, "this match")
                                                      : plain(static_cast<unsigned>(decision.status), decision.body);
+            if (decision.retry_after_seconds > 0) response.headers.emplace_back("Retry-After", std::to_string(decision.retry_after_seconds));
             add_cors(response, request, options);
             respond(std::move(response));
         });
@@ -98,12 +101,14 @@ void add_hns_routes(HttpRouter& router, hns::HnsHub& hub, HnsRouteOptions option
         auto parsed = hns::parse_create_request(request.body);
         if (auto* e = std::get_if<hns::HubError>(&parsed)) return respond(from_error(*e));
         const std::string owner_token = access && access->owners() ? new_token() : std::string();
-        auto created = hub.create(std::get<hns::CreateRequest>(parsed), owner_token.empty() ? std::string() : token_hash(owner_token));
-        if (auto* e = std::get_if<hns::HubError>(&created)) return respond(from_error(*e));
-        const auto& view = std::get<hns::MatchView>(created);
-        HttpResponse response = json_text(201, with_owner_token(hns::match_view_json(view, true), owner_token));
-        response.headers.emplace_back("Location", "/api/hns/matches/" + view.id);
-        respond(std::move(response));
+        hub.create(std::get<hns::CreateRequest>(std::move(parsed)), owner_token.empty() ? std::string() : token_hash(owner_token),
+                   request.remote, [respond, owner_token](std::variant<hns::MatchView, hns::HubError> created) {
+                       if (auto* e = std::get_if<hns::HubError>(&created)) return respond(from_error(*e));
+                       const auto& view = std::get<hns::MatchView>(created);
+                       HttpResponse response = json_text(201, with_owner_token(hns::match_view_json(view, true), owner_token));
+                       response.headers.emplace_back("Location", "/api/hns/matches/" + view.id);
+                       respond(std::move(response));
+                   });
     });
     router.add("GET", "/api/hns/matches/{id}", [&hub](const HttpRequest&, const PathParams& params, Respond respond) {
         auto view = hub.get(params[0]);
@@ -111,9 +116,10 @@ void add_hns_routes(HttpRouter& router, hns::HnsHub& hub, HnsRouteOptions option
         respond(json_text(200, hns::match_view_json(*view, true)));
     });
     router.add("GET", "/api/hns/matches/{id}/replay", [&hub](const HttpRequest&, const PathParams& params, Respond respond) {
-        auto replay = hub.replay(params[0]);
-        if (auto* e = std::get_if<hns::HubError>(&replay)) return respond(from_error(*e));
-        HttpResponse response{200, "application/octet-stream", std::get<std::string>(std::move(replay)), {}};
+        // Streamed from the file: a 64 MiB replay is never copied on a network thread.
+        auto file = hub.replay_file(params[0]);
+        if (auto* e = std::get_if<hns::HubError>(&file)) return respond(from_error(*e));
+        HttpResponse response{200, "application/octet-stream", "", {}, std::get<std::string>(std::move(file))};
         response.headers.emplace_back("Content-Disposition", "attachment; filename=\"" + params[0] + ".cowldhns\"");
         respond(std::move(response));
     });

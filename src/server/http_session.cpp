@@ -5,6 +5,7 @@
 #include <boost/asio/dispatch.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/beast/http/file_body.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 
 #include <array>
@@ -39,9 +40,26 @@ inline constexpr std::size_t kHttpDrainChunkBytes = 8 * 1024;
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
 public:
     HttpSession(tcp::socket&& socket, NetworkShared& shared, NetworkThread& thread)
-        : stream_(std::move(socket)), shared_(shared), thread_(thread) {}
+        : stream_(std::move(socket)), shared_(shared), thread_(thread), opened_(std::chrono::steady_clock::now()) {}
 
-    void run() { net::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, shared_from_this())); }
+    void run() {
+        beast::error_code ec;
+        const auto remote = stream_.socket().remote_endpoint(ec);
+        if (ec) return shutdown();
+        switch (shared_.http_limiter.try_admit(remote.address().to_string(), http_slot_)) {
+            case ConnectionLimiter::Admission::Admitted: break;
+            case ConnectionLimiter::Admission::TotalCapReached:
+                return net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+                    self->refuse(503, "http_total", "server-full", "Server full", "the server has no room for more connections; try again later");
+                });
+            case ConnectionLimiter::Admission::AddressCapReached:
+                return net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+                    self->refuse(503, "http_per_ip", "too-many-connections", "Too many connections",
+                                 "this address has too many open connections; close one and try again");
+                });
+        }
+        net::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, shared_from_this()));
+    }
 
 private:
     void do_read() {
@@ -89,6 +107,9 @@ private:
         plain.origin = std::string(request[http::field::origin]);
         plain.host = std::string(request[http::field::host]);
         plain.authorization = std::string(request[http::field::authorization]);
+        beast::error_code remote_ec;
+        const auto remote = stream_.socket().remote_endpoint(remote_ec);
+        if (!remote_ec) plain.remote = remote.address().to_string();
         // The handler may answer from another thread (the loop); the answer comes back to this
         // connection's thread, unless that thread has already shut (then the answer is dropped).
         shared_.router.handle(plain, [self = shared_from_this()](HttpResponse response) {
@@ -131,18 +152,20 @@ private:
         }
         std::shared_ptr<hns::PeerSink> sink;
         if (hns) {  // the match decides before the upgrade: 403/409 texts as the reference answers them
-            auto admitted = shared_.hns->admit(path, query);
+            auto admitted = shared_.hns->admit(path, query, remote.address().to_string());
             if (auto* refused = std::get_if<hns::Rejection>(&admitted)) {
                 HttpResponse response;
                 response.status = static_cast<unsigned>(refused->status);
                 response.content_type = "text/plain; charset=utf-8";
                 response.body = std::move(refused->body);
                 response.headers.emplace_back("Cache-Control", "no-cache");
+                if (refused->retry_after_seconds > 0) response.headers.emplace_back("Retry-After", std::to_string(refused->retry_after_seconds));
                 return send_and_close(std::move(response));
             }
             sink = std::get<std::shared_ptr<hns::PeerSink>>(std::move(admitted));
         }
         stream_.expires_never();
+        http_slot_.release();  // a WebSocket counts against its own caps
         start_ws_session(stream_.release_socket(), std::move(request), shared_, thread_, std::move(slot), std::move(sink),
                          std::move(rights));
     }
@@ -162,24 +185,61 @@ private:
     }
 
     void send(HttpResponse response) {
+        if (!response.file.empty()) return send_file(std::move(response));
         shared_.metrics.http_request(response.status);
         auto message = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(response.status), 11);
         message->set(http::field::server, "hschool");
         if (!response.content_type.empty()) message->set(http::field::content_type, response.content_type);
         for (auto& [name, value] : response.headers) message->set(name, value);
         message->body() = std::move(response.body);
+        // A connection does not live for ever: past its lifetime or request count it is closed after this answer.
+        if (requests_served_ + 1 >= kHttpMaxRequestsPerConnection || std::chrono::steady_clock::now() - opened_ >= kHttpConnectionLifetime)
+            keep_alive_ = false;
         message->keep_alive(keep_alive_);
         message->prepare_payload();
         if (head_) message->body().clear();  // HEAD keeps GET's Content-Length, sends no body
         stream_.expires_after(kHttpRequestTimeout);
         const bool close_after = !keep_alive_;
-        auto on_written = [self = shared_from_this(), message, close_after](beast::error_code ec, std::size_t) {
-            if (ec) return self->shutdown();
-            if (close_after) return self->linger();
-            ++self->requests_served_;
-            self->do_read();
-        };
-        http::async_write(stream_, *message, std::move(on_written));
+        http::async_write(stream_, *message, [self = shared_from_this(), message, close_after](beast::error_code ec, std::size_t) {
+            self->on_answered(ec, close_after);
+        });
+    }
+
+    // A file body, read by Beast in chunks as the socket takes them.
+    void send_file(HttpResponse response) {
+        auto message = std::make_shared<http::response<http::file_body>>(static_cast<http::status>(response.status), 11);
+        beast::error_code open_ec;
+        message->body().open(response.file.c_str(), beast::file_mode::scan, open_ec);
+        if (open_ec) {
+            spdlog::warn("event=file_unreadable path=\"{}\" error=\"{}\"", response.file, open_ec.message());
+            return send(problem(503, "store-unavailable", "Service unavailable", "the file could not be read; try again"));
+        }
+        shared_.metrics.http_request(response.status);
+        message->set(http::field::server, "hschool");
+        message->set(http::field::content_type, response.content_type);
+        for (auto& [name, value] : response.headers) message->set(name, value);
+        if (std::chrono::steady_clock::now() - opened_ >= kHttpConnectionLifetime) keep_alive_ = false;
+        message->keep_alive(keep_alive_);
+        message->prepare_payload();
+        stream_.expires_after(kHttpFileWriteTimeout);
+        const bool close_after = !keep_alive_;
+        if (head_) {  // HEAD: the file's Content-Length, no body
+            auto headers_only = std::make_shared<http::response<http::empty_body>>();
+            headers_only->base() = message->base();
+            return http::async_write(stream_, *headers_only, [self = shared_from_this(), headers_only, close_after](beast::error_code ec, std::size_t) {
+                self->on_answered(ec, close_after);
+            });
+        }
+        http::async_write(stream_, *message, [self = shared_from_this(), message, close_after](beast::error_code ec, std::size_t) {
+            self->on_answered(ec, close_after);
+        });
+    }
+
+    void on_answered(beast::error_code ec, bool close_after) {
+        if (ec) return shutdown();
+        if (close_after) return linger();
+        ++requests_served_;
+        do_read();
     }
 
     // After an answer that ends the connection, the client may still be sending (a 413's body):
@@ -215,6 +275,8 @@ private:
     bool keep_alive_ = true;
     bool head_ = false;
     int requests_served_ = 0;
+    const std::chrono::steady_clock::time_point opened_;
+    ConnectionLimiter::Slot http_slot_;  // this connection's place under the HTTP caps
 };
 
 }  // namespace

@@ -17,6 +17,7 @@ struct HttpRequest {
     std::string origin;         // the Origin header; empty when absent (not a browser)
     std::string host;           // the Host header
     std::string authorization;  // the Authorization header, as sent
+    std::string remote;         // the client's address, for per-address budgets
 };
 
 struct HttpResponse {
@@ -24,6 +25,7 @@ struct HttpResponse {
     std::string content_type = "application/json";
     std::string body;
     std::vector<std::pair<std::string, std::string>> headers;
+    std::string file = {};  // when set, the body is this file, streamed from disk (body is ignored)
 };
 
 using Respond = std::function<void(HttpResponse)>;

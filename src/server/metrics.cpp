@@ -54,6 +54,7 @@ struct Metrics::Families {
     prometheus::Family<prometheus::Counter>* hns_viewer_resyncs = nullptr;
     prometheus::Histogram* hns_decision_latency = nullptr;
     prometheus::Family<prometheus::Counter>* hns_fallbacks = nullptr;
+    prometheus::Family<prometheus::Counter>* hns_refused = nullptr;
     prometheus::Family<prometheus::Counter>* refused = nullptr;
     prometheus::Family<prometheus::Counter>* peer_timeouts = nullptr;
     prometheus::Counter* accept_errors = nullptr;
@@ -117,6 +118,7 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
                                     .Add({}, Histogram::BucketBoundaries{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16});
     f_->hns_fallbacks = &BuildCounter().Name("hschool_hns_fallbacks_total").Help("Seat turns played by burrow instead of the seat, by cause").Register(*registry_);
     for (const char* cause : {"timeout", "parse_error", "no_model"}) f_->hns_fallbacks->Add({{"cause", cause}});
+    f_->hns_refused = &BuildCounter().Name("hschool_hns_refused_total").Help("Hide-and-seek requests, sockets and messages refused by a budget, by budget").Register(*registry_);
     f_->store_errors = &BuildCounter().Name("hschool_store_errors_total").Help("Database writes that failed: clock batches, creates, deletes").Register(*registry_).Add({});
 }
 
@@ -177,6 +179,7 @@ void Metrics::viewer_resyncs(const char* stream, std::size_t count) {
 }
 void Metrics::decision_latency(double seconds) { f_->hns_decision_latency->Observe(seconds); }
 void Metrics::fallback(const char* cause) { f_->hns_fallbacks->Add({{"cause", cause}}).Increment(); }
+void Metrics::refused(const char* reason) { f_->hns_refused->Add({{"reason", reason}}).Increment(); }
 
 std::string Metrics::render() const { return prometheus::TextSerializer().Serialize(registry_->Collect()); }
 

@@ -55,6 +55,7 @@ public:
     void viewer_resyncs(const char* stream, std::size_t count) override;
     void decision_latency(double seconds) override;
     void fallback(const char* cause) override;
+    void refused(const char* reason) override;
 
     // The Prometheus text exposition format.
     std::string render() const;

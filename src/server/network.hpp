@@ -29,6 +29,8 @@ struct NetworkConfig {
     int io_threads = kDefaultIoThreads;
     std::size_t max_connections = kDefaultMaxConnections;                // open WebSockets in all; 0: no cap
     std::size_t max_connections_per_ip = kDefaultMaxConnectionsPerIp;    // from one client address; 0: no cap
+    std::size_t max_http_connections = kDefaultMaxHttpConnections;        // plain HTTP connections in all; 0: no cap
+    std::size_t max_http_connections_per_ip = kDefaultMaxHttpConnectionsPerIp;
     std::vector<std::string> allowed_origins;                            // besides the request's own host
     std::chrono::milliseconds ping_interval = kDefaultPingInterval;
     std::chrono::milliseconds peer_timeout = kDefaultPeerTimeout;       // nothing received for this long → close

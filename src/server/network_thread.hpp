@@ -98,7 +98,12 @@ private:
 // What every connection of the process shares.
 struct NetworkShared {
     NetworkShared(const NetworkConfig& c, GameLoop& l, Metrics& m, const HttpRouter& r)
-        : config(c), loop(l), metrics(m), router(r), limiter(c.max_connections, c.max_connections_per_ip) {}
+        : config(c),
+          loop(l),
+          metrics(m),
+          router(r),
+          limiter(c.max_connections, c.max_connections_per_ip),
+          http_limiter(c.max_http_connections, c.max_http_connections_per_ip) {}
 
     const NetworkConfig config;
     GameLoop& loop;
@@ -107,7 +112,8 @@ struct NetworkShared {
     hns::HnsHub* hns = nullptr;  // hide-and-seek endpoints; null: those paths are unknown
     const AccessPolicy* access = nullptr;  // owners mode: the credentials a v4 upgrade may carry; null: open
     SessionRegistry sessions;
-    ConnectionLimiter limiter;
+    ConnectionLimiter limiter;       // WebSockets
+    ConnectionLimiter http_limiter;  // plain HTTP connections (an upgraded one leaves it)
     std::atomic<ConnectionId> next_connection{1};
     LogThrottle budget_log{kLogThrottleInterval};   // a flood of floods writes one line per interval
     LogThrottle timeout_log{kLogThrottleInterval};

@@ -28,6 +28,9 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
     app.add_option("--max-connections", o.network.max_connections, "Open WebSocket connections in all (0: no cap)");
     app.add_option("--max-connections-per-ip", o.network.max_connections_per_ip,
                    "Open WebSocket connections from one client address (0: no cap)");
+    app.add_option("--max-http-connections", o.network.max_http_connections, "Open plain HTTP connections in all (0: no cap); the next gets 503");
+    app.add_option("--max-http-connections-per-ip", o.network.max_http_connections_per_ip,
+                   "Open plain HTTP connections from one client address (0: no cap); the next gets 503");
     app.add_option("--allow-origin", o.network.allowed_origins,
                    "Also accept WebSocket upgrades from this Origin (scheme://host[:port]); repeatable. The server's own host is always allowed")
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -54,6 +57,13 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
         ->check(CLI::IsMember(hns::variant_names()));
     app.add_option("--hns-max-matches", o.hns_max_matches, "Hide-and-seek matches that may run at once (more: 409)")
         ->check(CLI::Range(1, 4096));
+    app.add_option("--hns-max-matches-per-ip", o.hns_max_matches_per_ip, "Live REST-made matches one client address may have (more: 429; 0: no cap)");
+    app.add_option("--hns-max-viewers-per-match", o.hns_max_viewers_per_match, "/global, /admin and /reward sockets of one match (more: 503; 0: no cap)");
+    app.add_option("--hns-max-viewers-per-ip", o.hns_max_viewers_per_ip, "Such sockets of one match from one address (more: 429; 0: no cap)");
+    app.add_option("--hns-max-replay-viewers", o.hns_max_replay_viewers, "/replay sockets in all (more: 503)")->check(CLI::Range(1, 4096));
+    app.add_option("--hns-max-replay-viewers-per-ip", o.hns_max_replay_viewers_per_ip, "/replay sockets from one address (more: 429; 0: no cap)");
+    app.add_option("--hns-max-ticks-per-second", o.hns_max_ticks_per_second, "Fast mode's ceiling: ticks a match may step per second")
+        ->check(CLI::Range(24, 1'000'000));
     std::string access;
     app.add_option("--access", access,
                    "Who may end or change what: open (anyone, as the reference) or owners (the owner's or the operator's token). "

@@ -31,6 +31,12 @@ struct ServerOptions {
     // and the league runners' drop-in mode, read from COGAME_* variables rather than flags.
     std::string hns_default_variant = "default";
     std::size_t hns_max_matches = hns::kDefaultMaxMatches;
+    std::size_t hns_max_matches_per_ip = hns::kDefaultMaxMatchesPerAddress;
+    std::size_t hns_max_viewers_per_match = hns::kDefaultMaxViewersPerMatch;
+    std::size_t hns_max_viewers_per_ip = hns::kDefaultMaxViewersPerAddressPerMatch;
+    std::size_t hns_max_replay_viewers = hns::kMaxReplayViewers;
+    std::size_t hns_max_replay_viewers_per_ip = hns::kDefaultMaxReplayViewersPerAddress;
+    int hns_max_ticks_per_second = hns::kDefaultMaxTicksPerSecond;
     hns::DropInEnv dropin;
     // Who may change what (README "Running it in public"): --access, else by the listen address.
     AccessMode access = AccessMode::Open;

@@ -28,6 +28,8 @@
 
 namespace hschool::server {
 
+inline constexpr const char* kArchiveFileName = "archive.db";  // in hns-replays/, beside the replay files
+
 int run_server(const ServerOptions& options) {
     std::atomic<Health> health{Health::Starting};
     Metrics metrics;
@@ -95,6 +97,12 @@ int run_server(const ServerOptions& options) {
     hns::HubOptions hub_options;
     hub_options.max_matches = options.hns_max_matches;
     hub_options.default_variant = options.hns_default_variant;
+    hub_options.max_matches_per_address = options.hns_max_matches_per_ip;
+    hub_options.max_viewers_per_match = options.hns_max_viewers_per_match;
+    hub_options.max_viewers_per_address_per_match = options.hns_max_viewers_per_ip;
+    hub_options.max_replay_viewers = options.hns_max_replay_viewers;
+    hub_options.max_replay_viewers_per_address = options.hns_max_replay_viewers_per_ip;
+    hub_options.max_ticks_per_second = options.hns_max_ticks_per_second;
     if (access.owners()) {
         hub_options.access = [&access](std::string_view credential, std::string_view owner_hash) {
             return access.check(credential, owner_hash);
@@ -112,13 +120,16 @@ int run_server(const ServerOptions& options) {
         hub_options.max_matches = 1;
         hub_options.league_only = true;
     } else {
+        // Its own file: saving a replay never makes a school's write wait.
         const auto folder = options.data_path.parent_path() / "hns-replays";
-        auto opened = store::HnsArchive::open(options.data_path, folder);
+        // Archives kept in the schools' file before move over once.
+        auto opened = store::HnsArchive::open(folder / kArchiveFileName, folder, options.data_path);
         if (!opened) {
             spdlog::error("event=startup_failed reason=\"cannot open the match archive: {}\"", opened.error().message);
             return 1;
         }
         archive = std::move(*opened);
+        if (archive->imported()) spdlog::info("event=hns_archive_imported rows={} from=\"{}\"", archive->imported(), options.data_path.string());
     }
     hns::HnsHub hub(hub_options, archive.get(), metrics);
     if (options.dropin.active) arm_dropin(hub, options.dropin);

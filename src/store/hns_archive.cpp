@@ -43,9 +43,11 @@ constexpr const char* kColumns =
 // Archives written before owners existed lack the column; their matches belong to the operator.
 constexpr const char* kAddOwnerColumn = "ALTER TABLE hns_matches ADD COLUMN owner_hash TEXT NOT NULL DEFAULT ''";
 
-bool has_column(SQLite::Database& db, const char* table, const char* column) {
-    SQLite::Statement info(db, std::string("SELECT 1 FROM pragma_table_info('") + table + "') WHERE name = ?");
-    info.bind(1, column);
+bool has_column(SQLite::Database& db, const char* schema, const char* table, const char* column) {
+    SQLite::Statement info(db, "SELECT 1 FROM pragma_table_info(?, ?) WHERE name = ?");
+    info.bind(1, table);
+    info.bind(2, schema);
+    info.bind(3, column);
     return info.executeStep();
 }
 
@@ -154,7 +156,8 @@ bool is_valid_archived_match_id(std::string_view id) {
 }
 
 Expected<std::unique_ptr<HnsArchive>, StoreError> HnsArchive::open(const std::filesystem::path& db_path,
-                                                                   const std::filesystem::path& folder) {
+                                                                   const std::filesystem::path& folder,
+                                                                   const std::filesystem::path& legacy_db) {
     const auto open_failed = [](std::string message) {
         return unexpected(StoreError{StoreErrorKind::OpenFailed, std::move(message)});
     };
@@ -174,7 +177,7 @@ Expected<std::unique_ptr<HnsArchive>, StoreError> HnsArchive::open(const std::fi
     try {
         SQLite::Transaction transaction(*db, SQLite::TransactionBehavior::IMMEDIATE);
         db->exec(kCreateTable);
-        if (!has_column(*db, "hns_matches", "owner_hash")) db->exec(kAddOwnerColumn);
+        if (!has_column(*db, "main", "hns_matches", "owner_hash")) db->exec(kAddOwnerColumn);
         // A table of the same name with another layout would fail here rather than on first use.
         SQLite::Statement probe(*db, std::string("SELECT ") + kColumns + " FROM hns_matches LIMIT 0");
         transaction.commit();
@@ -187,16 +190,28 @@ Expected<std::unique_ptr<HnsArchive>, StoreError> HnsArchive::open(const std::fi
         return open_failed(db_path.string() + ": hns_matches: " + e.what());
     }
 
-    std::unique_ptr<HnsArchive> archive(new HnsArchive(std::move(db), folder));
+    std::unique_ptr<SQLite::Database> reader;
+    try {
+        reader = std::make_unique<SQLite::Database>(db_path.string(), SQLite::OPEN_READONLY, kBusyTimeoutMs);
+    } catch (const std::exception& e) {
+        return open_failed(db_path.string() + ": " + e.what());
+    }
+    std::unique_ptr<HnsArchive> archive(new HnsArchive(std::move(db), std::move(reader), folder));
     {
         const std::lock_guard lock(archive->mutex_);
+        if (!legacy_db.empty()) {  // before the sweep, which would take the moved rows' files for strays
+            auto moved = archive->import_locked(legacy_db);
+            if (!moved) return unexpected(std::move(moved.error()));
+            archive->imported_ = *moved;
+        }
         if (auto error = archive->sweep_locked()) return unexpected(std::move(*error));
     }
     return archive;
 }
 
-HnsArchive::HnsArchive(std::unique_ptr<SQLite::Database> db, std::filesystem::path folder)
-    : db_(std::move(db)), folder_(std::move(folder)) {}
+HnsArchive::HnsArchive(std::unique_ptr<SQLite::Database> db, std::unique_ptr<SQLite::Database> reader,
+                       std::filesystem::path folder)
+    : db_(std::move(db)), reader_(std::move(reader)), folder_(std::move(folder)) {}
 
 HnsArchive::~HnsArchive() = default;
 
@@ -290,13 +305,13 @@ Expected<void, StoreError> HnsArchive::save(const ArchivedMatch& match, std::str
 }
 
 Expected<std::vector<ArchivedMatch>, StoreError> HnsArchive::list(std::size_t limit) {
-    const std::lock_guard lock(mutex_);
+    const std::lock_guard lock(read_mutex_);
     try {
         std::vector<ArchivedMatch> matches;
         if (limit == 0) return matches;
         const auto max = static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max());
-        SQLite::Statement select(*db_, std::string("SELECT ") + kColumns +
-                                           " FROM hns_matches ORDER BY finished_at_ms DESC, rowid DESC LIMIT ?");
+        SQLite::Statement select(*reader_, std::string("SELECT ") + kColumns +
+                                               " FROM hns_matches ORDER BY finished_at_ms DESC, rowid DESC LIMIT ?");
         select.bind(1, static_cast<std::int64_t>(limit < max ? limit : max));
         while (select.executeStep()) matches.push_back(read_row(select));
         return matches;
@@ -309,9 +324,9 @@ Expected<std::vector<ArchivedMatch>, StoreError> HnsArchive::list(std::size_t li
 
 Expected<std::optional<ArchivedMatch>, StoreError> HnsArchive::get(const std::string& id) {
     if (!is_valid_archived_match_id(id)) return std::optional<ArchivedMatch>{};
-    const std::lock_guard lock(mutex_);
+    const std::lock_guard lock(read_mutex_);
     try {
-        SQLite::Statement select(*db_, std::string("SELECT ") + kColumns + " FROM hns_matches WHERE id = ?");
+        SQLite::Statement select(*reader_, std::string("SELECT ") + kColumns + " FROM hns_matches WHERE id = ?");
         select.bind(1, id);
         if (!select.executeStep()) return std::optional<ArchivedMatch>{};
         return std::optional<ArchivedMatch>(read_row(select));
@@ -322,31 +337,28 @@ Expected<std::optional<ArchivedMatch>, StoreError> HnsArchive::get(const std::st
     }
 }
 
-Expected<std::optional<std::string>, StoreError> HnsArchive::replay(const std::string& id) {
-    if (!is_valid_archived_match_id(id)) return std::optional<std::string>{};
-    const std::lock_guard lock(mutex_);
+Expected<std::optional<HnsArchive::ReplayFile>, StoreError> HnsArchive::replay_file(const std::string& id) {
+    if (!is_valid_archived_match_id(id)) return std::optional<ReplayFile>{};
     std::int64_t expected_size = 0;
     try {
-        SQLite::Statement select(*db_, "SELECT replay_bytes FROM hns_matches WHERE id = ?");
+        const std::lock_guard lock(read_mutex_);  // the row only: the file is checked outside the lock
+        SQLite::Statement select(*reader_, "SELECT replay_bytes FROM hns_matches WHERE id = ?");
         select.bind(1, id);
-        if (!select.executeStep()) return std::optional<std::string>{};
+        if (!select.executeStep()) return std::optional<ReplayFile>{};
         expected_size = select.getColumn(0).getInt64();
     } catch (const SQLite::Exception& e) {
         return unexpected(statement_error(e));
     } catch (const std::exception& e) {
         return unexpected(io_error(e.what()));
     }
-
     const auto path = replay_path(id);
-    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (fd.get() < 0) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0) {
         const int error = errno;
         if (error == ENOENT)
             return unexpected(io_error("replay file of archived match " + id + " is missing: " + path.string()));
-        return unexpected(errno_error("cannot open", path, error));
+        return unexpected(errno_error("cannot stat", path, error));
     }
-    struct stat info {};
-    if (::fstat(fd.get(), &info) != 0) return unexpected(errno_error("cannot stat", path, errno));
     if (!S_ISREG(info.st_mode)) return unexpected(io_error(path.string() + ": not a regular file"));
     const auto size = static_cast<std::uint64_t>(info.st_size);
     if (size > kMaxArchivedReplayBytes) {
@@ -357,7 +369,22 @@ Expected<std::optional<std::string>, StoreError> HnsArchive::replay(const std::s
         return unexpected(io_error(path.string() + ": " + std::to_string(size) + " bytes, but " +
                                    std::to_string(expected_size) + " were archived"));
     }
-    std::string bytes(static_cast<std::size_t>(size), '\0');
+    return std::optional<ReplayFile>(ReplayFile{path, size});
+}
+
+Expected<std::optional<std::string>, StoreError> HnsArchive::replay(const std::string& id) {
+    auto file = replay_file(id);
+    if (!file) return unexpected(file.error());
+    if (!*file) return std::optional<std::string>{};
+    const auto& path = (*file)->path;
+    Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd.get() < 0) {
+        const int error = errno;
+        if (error == ENOENT)
+            return unexpected(io_error("replay file of archived match " + id + " is missing: " + path.string()));
+        return unexpected(errno_error("cannot open", path, error));
+    }
+    std::string bytes(static_cast<std::size_t>((*file)->bytes), '\0');
     std::size_t done = 0;
     while (done < bytes.size()) {
         const ssize_t n = ::read(fd.get(), bytes.data() + done, bytes.size() - done);
@@ -391,14 +418,48 @@ Expected<bool, StoreError> HnsArchive::remove(const std::string& id) {
 }
 
 Expected<std::int64_t, StoreError> HnsArchive::max_numeric_id() {
-    const std::lock_guard lock(mutex_);
+    const std::lock_guard lock(read_mutex_);
     try {
         std::int64_t highest = 0;
-        SQLite::Statement select(*db_, "SELECT id FROM hns_matches WHERE id GLOB 'm[0-9]*'");
+        SQLite::Statement select(*reader_, "SELECT id FROM hns_matches WHERE id GLOB 'm[0-9]*'");
         while (select.executeStep()) {
             if (const auto n = numeric_suffix(select.getColumn(0).getString()); n && *n > highest) highest = *n;
         }
         return highest;
+    } catch (const SQLite::Exception& e) {
+        return unexpected(statement_error(e));
+    } catch (const std::exception& e) {
+        return unexpected(io_error(e.what()));
+    }
+}
+
+Expected<std::size_t, StoreError> HnsArchive::import_locked(const std::filesystem::path& other_db) {
+    std::error_code ec;
+    if (!std::filesystem::exists(other_db, ec)) return std::size_t{0};
+    try {
+        {
+            SQLite::Database other(other_db.string(), SQLite::OPEN_READONLY, kBusyTimeoutMs);
+            if (!other.tableExists("hns_matches")) return std::size_t{0};
+        }
+        SQLite::Statement attach(*db_, "ATTACH DATABASE ? AS legacy");
+        attach.bind(1, other_db.string());
+        attach.exec();
+        std::size_t moved = 0;
+        try {
+            const bool owners = has_column(*db_, "legacy", "hns_matches", "owner_hash");
+            SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
+            moved = static_cast<std::size_t>(db_->exec(
+                std::string("INSERT OR IGNORE INTO main.hns_matches (") + kColumns + ") SELECT id, variant, finished_at_ms, "
+                "final_tick, end_reason, results_json, summary_json, replay_bytes, " + (owners ? "owner_hash" : "''") +
+                " FROM legacy.hns_matches"));
+            db_->exec("DROP TABLE legacy.hns_matches");
+            transaction.commit();
+        } catch (...) {
+            db_->exec("DETACH DATABASE legacy");
+            throw;
+        }
+        db_->exec("DETACH DATABASE legacy");
+        return moved;
     } catch (const SQLite::Exception& e) {
         return unexpected(statement_error(e));
     } catch (const std::exception& e) {

@@ -54,8 +54,14 @@ public:
     // busy timeout kBusyTimeoutMs; PRAGMA user_version is left to SchoolStore). folder: where the
     // <id>.cowldhns files go, created if missing. Sweeps leftover temp files and replay files that
     // have no row (a save interrupted by a crash). OpenFailed when either cannot be used.
+    // legacy_db: another SQLite file whose hns_matches rows (archives kept in the schools' file
+    // before they had a file of their own) move into this one, before the sweep, and whose table
+    // is then dropped; their replay files must already be in `folder`. Missing: nothing to move.
     static Expected<std::unique_ptr<HnsArchive>, StoreError> open(const std::filesystem::path& db_path,
-                                                                  const std::filesystem::path& folder);
+                                                                  const std::filesystem::path& folder,
+                                                                  const std::filesystem::path& legacy_db = {});
+    // Rows moved from legacy_db by open().
+    std::size_t imported() const { return imported_; }
 
     ~HnsArchive();
     HnsArchive(const HnsArchive&) = delete;
@@ -80,19 +86,33 @@ public:
     // Deletes the row (durably), then the file; false when unknown. A file already gone is fine.
     Expected<bool, StoreError> remove(const std::string& id);
 
+    // The replay file of one match, checked as replay() checks it but not read, for a download that
+    // streams it; nullopt for an unknown id.
+    struct ReplayFile {
+        std::filesystem::path path;
+        std::uint64_t bytes = 0;
+    };
+    Expected<std::optional<ReplayFile>, StoreError> replay_file(const std::string& id);
+
     // The highest N among archived ids "m<N>" (decimal digits, fits in int64), 0 when there is
     // none, so a restarted server continues numbering.
     Expected<std::int64_t, StoreError> max_numeric_id();
 
 private:
-    HnsArchive(std::unique_ptr<SQLite::Database> db, std::filesystem::path folder);
+    HnsArchive(std::unique_ptr<SQLite::Database> db, std::unique_ptr<SQLite::Database> reader, std::filesystem::path folder);
 
     std::filesystem::path replay_path(const std::string& id) const;
     std::optional<StoreError> sweep_locked();
+    Expected<std::size_t, StoreError> import_locked(const std::filesystem::path& other_db);
 
+    // Writers (save, remove) and readers have their own connection and lock: in WAL mode a list or a
+    // lookup on a network thread never waits for a save's fsync.
     std::mutex mutex_;  // guards db_ and the folder's files
     std::unique_ptr<SQLite::Database> db_;
+    std::mutex read_mutex_;  // guards reader_
+    std::unique_ptr<SQLite::Database> reader_;
     const std::filesystem::path folder_;
+    std::size_t imported_ = 0;
 };
 
 }  // namespace hschool::store

@@ -7,7 +7,7 @@ namespace {
 
 HttpResponse call(const HttpRouter& router, std::string method, std::string path) {
     HttpResponse out;
-    router.handle(HttpRequest{std::move(method), std::move(path), "", "", "", "", "", ""}, [&](HttpResponse r) { out = std::move(r); });
+    router.handle(HttpRequest{std::move(method), std::move(path), "", "", "", "", "", "", ""}, [&](HttpResponse r) { out = std::move(r); });
     return out;
 }
 

@@ -12,7 +12,7 @@ namespace {
 
 HttpResponse get(const HttpRouter& router, const std::string& path) {
     HttpResponse out;
-    router.handle(HttpRequest{"GET", path, "", "", "", "", "", ""}, [&](HttpResponse r) { out = std::move(r); });
+    router.handle(HttpRequest{"GET", path, "", "", "", "", "", "", ""}, [&](HttpResponse r) { out = std::move(r); });
     return out;
 }
 

@@ -29,7 +29,7 @@ protected:
         const auto root = resolve_web_root(base_ / "web");
         EXPECT_TRUE(std::holds_alternative<std::filesystem::path>(root));
         HttpResponse out;
-        static_files(std::get<std::filesystem::path>(root))(HttpRequest{"GET", path, "", "", "", "", "", ""}, {},
+        static_files(std::get<std::filesystem::path>(root))(HttpRequest{"GET", path, "", "", "", "", "", "", ""}, {},
                                                             [&](HttpResponse r) { out = std::move(r); });
         return out;
     }
@@ -57,7 +57,7 @@ TEST_F(StaticFiles, RefusesEverythingThatCouldNameAFileElsewhere) {
 TEST_F(StaticFiles, WithoutARootEveryPathIsNotFound) {
     HttpResponse out;
     for (const char* path : {"/", "/index.html", "//etc/passwd"}) {
-        static_files(std::nullopt)(HttpRequest{"GET", path, "", "", "", "", "", ""}, {}, [&](HttpResponse r) { out = std::move(r); });
+        static_files(std::nullopt)(HttpRequest{"GET", path, "", "", "", "", "", "", ""}, {}, [&](HttpResponse r) { out = std::move(r); });
         EXPECT_EQ(out.status, 404U) << path;
     }
 }

@@ -413,3 +413,59 @@ INSERT INTO hns_matches VALUES ('m7', 'certification', 1, 949, 'complete', '{}',
 
 }  // namespace
 }  // namespace hschool::store
+
+namespace hschool::store {
+namespace {
+
+// Archives kept in the schools' file before they had their own move over once, owners and all.
+TEST(HnsArchiveImport, RowsInAnotherFileMoveOverAndTheOldTableGoes) {
+    testing::TempDir dir;
+    {
+        auto old = HnsArchive::open(dir.file("hschool.db"), dir.file("matches"));
+        ASSERT_TRUE(old.has_value());
+        ArchivedMatch owned = sample_match("m3");
+        owned.owner_hash = std::string(64, 'f');
+        ASSERT_TRUE((*old)->save(owned, sample_replay(2048)));
+        ASSERT_TRUE((*old)->save(sample_match("m4"), sample_replay(1024)));
+    }
+    auto opened = HnsArchive::open(dir.file("matches") / "archive.db", dir.file("matches"), dir.file("hschool.db"));
+    ASSERT_TRUE(opened.has_value()) << opened.error().message;
+    auto& archive = *opened;
+    EXPECT_EQ(archive->imported(), 2U);
+    auto got = archive->get("m3");
+    ASSERT_TRUE(got && *got);
+    EXPECT_EQ((*got)->owner_hash, std::string(64, 'f'));
+    auto bytes = archive->replay("m3");
+    ASSERT_TRUE(bytes && *bytes);
+    EXPECT_EQ(**bytes, sample_replay(2048));
+    SQLite::Database raw(dir.file("hschool.db").string(), SQLite::OPEN_READONLY);
+    EXPECT_FALSE(raw.tableExists("hns_matches"));
+    archive.reset();
+    // Again: nothing left to move, and a file that does not exist is not an error.
+    auto again = HnsArchive::open(dir.file("matches") / "archive.db", dir.file("matches"), dir.file("hschool.db"));
+    ASSERT_TRUE(again.has_value());
+    EXPECT_EQ((*again)->imported(), 0U);
+    EXPECT_TRUE((*again)->replay("m4").has_value());
+    auto nowhere = HnsArchive::open(dir.file("matches") / "archive.db", dir.file("matches"), dir.file("nowhere.db"));
+    ASSERT_TRUE(nowhere.has_value());
+    EXPECT_EQ((*nowhere)->imported(), 0U);
+}
+
+TEST(HnsArchiveImport, TheReplayFileIsCheckedWithoutReadingIt) {
+    testing::TempDir dir;
+    auto archive = open_archive(dir);
+    ASSERT_TRUE(archive);
+    ASSERT_TRUE(archive->save(sample_match("m1"), sample_replay(4096)));
+    auto file = archive->replay_file("m1");
+    ASSERT_TRUE(file && *file);
+    EXPECT_EQ((*file)->bytes, 4096U);
+    EXPECT_EQ((*file)->path, dir.file("matches") / "m1.cowldhns");
+    file = archive->replay_file("m2");
+    ASSERT_TRUE(file);
+    EXPECT_FALSE(*file);
+    std::ofstream(dir.file("matches") / "m1.cowldhns", std::ios::app) << "tampered";
+    EXPECT_FALSE(archive->replay_file("m1")) << "a file of another size than was saved is an error";
+}
+
+}  // namespace
+}  // namespace hschool::store

@@ -16,6 +16,7 @@ namespace hschool::server::hns {
 struct Rejection {
     int status = 403;
     std::string body;
+    int retry_after_seconds = 0;  // 429/503: when to try again
 };
 
 inline constexpr const char* kViewerCredentialsText = "Viewer websocket cannot include player name, slot, or token.\n";

@@ -22,7 +22,11 @@ struct ControlDecision {
     bool queue_restart = false;
     std::string kick_identity;  // non-empty when a kick is to be queued
     std::optional<Permission> refused;  // owners mode: no credential (401) or a wrong one (403); nothing queued
+    int retry_after_seconds = 0;        // a 429's Retry-After
 };
+
+inline constexpr const char* kKickListFullText = "kick list is full\n";
+inline constexpr const char* kRestartTooSoonText = "restart requested too soon\n";
 
 inline constexpr const char* kRestartQueuedText = "restart queued\n";
 inline constexpr const char* kKickQueuedText = "kick queued\n";

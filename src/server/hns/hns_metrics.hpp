@@ -23,6 +23,8 @@ public:
     virtual void decision_latency(double seconds) = 0;
     // A seat played burrow instead of its own order: "timeout", "parse_error", "no_model".
     virtual void fallback(const char* cause) = 0;
+    // A request, socket or message refused by a hide-and-seek budget (the reason names the budget).
+    virtual void refused(const char* reason) = 0;
 };
 
 // For tests and tools that run matches without a /metrics page.
@@ -36,6 +38,7 @@ public:
     void viewer_resyncs(const char*, std::size_t) override {}
     void decision_latency(double) override {}
     void fallback(const char*) override {}
+    void refused(const char*) override {}
 };
 
 }  // namespace hschool::server::hns

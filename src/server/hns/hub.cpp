@@ -83,7 +83,10 @@ std::variant<sh::GameConfig, HubError> build_config(const CreateRequest& request
 }
 
 HnsHub::HnsHub(HubOptions options, store::HnsArchive* archive, HnsMetrics& metrics)
-    : options_(std::move(options)), archive_(archive), metrics_(metrics) {}
+    : options_(std::move(options)),
+      archive_(archive),
+      metrics_(metrics),
+      replay_limiter_(options_.max_replay_viewers, options_.max_replay_viewers_per_address) {}
 
 HnsHub::~HnsHub() { stop(); }
 
@@ -108,9 +111,10 @@ bool HnsHub::start(std::string& error) {
             }
             config = std::get<sh::GameConfig>(built);
         }
-        if (!launch(options_.default_config ? "custom" : options_.default_variant, std::move(config), 0, true, "", error)) return false;
+        if (!launch(options_.default_config ? "custom" : options_.default_variant, std::move(config), 0, true, "", "", error)) return false;
     }
     supervisor_ = std::thread([this] { supervise(); });
+    worker_ = std::thread([this] { work(); });
     return true;
 }
 
@@ -118,18 +122,25 @@ void HnsHub::stop() {
     std::map<std::string, std::shared_ptr<LiveMatch>> matches;
     {
         std::lock_guard lock(mutex_);
-        if (stopping_ && matches_.empty() && !supervisor_.joinable()) return;
+        if (stopping_ && matches_.empty() && !supervisor_.joinable() && !worker_.joinable()) return;
         stopping_ = true;
         matches.swap(matches_);
     }
     wake_.notify_all();
     if (supervisor_.joinable()) supervisor_.join();
+    if (worker_.joinable()) worker_.join();  // answers what is still queued with 503 first
+    std::vector<std::shared_ptr<LiveMatch>> deleted;
+    {
+        std::lock_guard lock(mutex_);
+        deleted.swap(deleted_);
+    }
+    for (auto& match : deleted) match->stop();
     for (auto& [id, match] : matches) match->stop();
     // Replay viewers end with their sockets, which the network finishes when it stops.
 }
 
 std::shared_ptr<LiveMatch> HnsHub::launch(const std::string& variant, sh::GameConfig config, int bots, bool is_default,
-                                          std::string owner_hash, std::string& error) {
+                                          std::string owner_hash, std::string address, std::string& error) {
     MatchSetup setup;
     {
         std::lock_guard lock(mutex_);
@@ -140,6 +151,10 @@ std::shared_ptr<LiveMatch> HnsHub::launch(const std::string& variant, sh::GameCo
     setup.config = std::move(config);
     setup.bots = bots;
     setup.owner_hash = std::move(owner_hash);
+    setup.creator_address = std::move(address);
+    setup.max_viewers = options_.max_viewers_per_match;
+    setup.max_viewers_per_address = options_.max_viewers_per_address_per_match;
+    setup.max_ticks_per_second = options_.max_ticks_per_second;
     setup.start_ms = static_cast<std::uint64_t>(unix_ms());
     auto match = std::make_shared<LiveMatch>(std::move(setup), *this, metrics_);
     if (!match->prepare(error)) return nullptr;
@@ -180,7 +195,28 @@ std::size_t HnsHub::running() const {
     return n;
 }
 
-std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit(std::string_view path, std::string_view query_text) {
+namespace {
+
+// A /replay viewer that holds its place in the viewer budget for as long as its socket lives.
+class BudgetedSink final : public PeerSink {
+public:
+    BudgetedSink(std::shared_ptr<PeerSink> inner, ConnectionLimiter::Slot slot) : inner_(std::move(inner)), slot_(std::move(slot)) {}
+    void attach(std::shared_ptr<Peer> peer) override { inner_->attach(std::move(peer)); }
+    void on_message(protocol::ByteView message, bool text) override { inner_->on_message(message, text); }
+    void on_closed() override {
+        inner_->on_closed();
+        slot_.release();
+    }
+
+private:
+    std::shared_ptr<PeerSink> inner_;
+    ConnectionLimiter::Slot slot_;
+};
+
+}  // namespace
+
+std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit(std::string_view path, std::string_view query_text,
+                                                                 const std::string& address) {
     auto query = parse_query(query_text);
     if (!query) return Rejection{400, "bad query: " + query.error + "\n"};
     std::string default_id;
@@ -196,18 +232,30 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit(std::string_vie
         auto bytes = archive_->replay(id);
         if (!bytes) return Rejection{503, "replay could not be read\n"};
         if (!*bytes) return Rejection{404, "no finished match " + id + "\n"};
-        if (replay_viewers_->load() >= static_cast<int>(kMaxReplayViewers)) return Rejection{503, "too many replay viewers\n"};
-        return open_replay_viewer(std::move(**bytes), metrics_, replay_viewers_);
+        ConnectionLimiter::Slot slot;
+        switch (replay_limiter_.try_admit(address, slot)) {
+            case ConnectionLimiter::Admission::TotalCapReached:
+                metrics_.refused("replay_viewers");
+                return Rejection{503, "too many replay viewers\n", kBudgetRetryAfterSeconds};
+            case ConnectionLimiter::Admission::AddressCapReached:
+                metrics_.refused("replay_viewers_per_address");
+                return Rejection{429, "too many replay viewers from this address\n", kBudgetRetryAfterSeconds};
+            case ConnectionLimiter::Admission::Admitted: break;
+        }
+        auto opened = open_replay_viewer(std::move(**bytes), metrics_, replay_viewers_);
+        if (auto* refused = std::get_if<Rejection>(&opened)) return *refused;
+        return std::shared_ptr<PeerSink>(
+            std::make_shared<BudgetedSink>(std::get<std::shared_ptr<PeerSink>>(std::move(opened)), std::move(slot)));
     }
     auto match = find(id);
     if (!match || match->ended()) return Rejection{404, id.empty() ? "no match is running\n" : "no running match " + id + "\n"};
     if (path == "/player") return match->admit(Endpoint::Player, *query);
-    if (path == "/reward") return match->admit(Endpoint::Reward, *query);
+    if (path == "/reward") return match->admit(Endpoint::Reward, *query, true, address);
     // /global and /admin: speed keys count only from a socket that may change the match.
     const std::string owner_token = query->get(kOwnerTokenParam);
     const Permission may = permission(owner_token, match->owner_hash());
     if (!owner_token.empty() && may != Permission::Granted) return Rejection{403, kOwnerTokenRefusedText};
-    return match->admit(Endpoint::Global, *query, may == Permission::Granted);
+    return match->admit(Endpoint::Global, *query, may == Permission::Granted, address);
 }
 
 ControlDecision HnsHub::control(ControlRoute route, std::string_view method, std::string_view query_text,
@@ -240,16 +288,65 @@ ControlDecision HnsHub::control(ControlRoute route, std::string_view method, std
     return match->control(route, method, *query);
 }
 
-std::variant<MatchView, HubError> HnsHub::create(const CreateRequest& request, std::string owner_hash) {
+std::optional<HubError> HnsHub::over_address_budget(const std::string& address) const {
+    if (options_.max_matches_per_address == 0 || address.empty()) return std::nullopt;
+    std::size_t mine = 0;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& [id, match] : matches_)
+            if (match->creator_address() == address && !match->ended()) ++mine;
+    }
+    if (mine < options_.max_matches_per_address) return std::nullopt;
+    metrics_.refused("matches_per_address");
+    return HubError{429, "too-many-matches-per-address",
+                    "this address already runs " + std::to_string(mine) + " matches; delete one or wait for one to finish",
+                    kBudgetRetryAfterSeconds};
+}
+
+void HnsHub::create(CreateRequest request, std::string owner_hash, std::string address, CreateDone done) {
+    if (options_.league_only) return done(create_now(request));
+    if (auto over = over_address_budget(address)) return done(std::move(*over));
+    {
+        std::lock_guard lock(mutex_);
+        if (!stopping_ && jobs_.size() < kMaxPendingHubJobs) {
+            jobs_.push_back([this, request = std::move(request), owner_hash = std::move(owner_hash), address = std::move(address),
+                             done]() mutable { done(create_now(request, std::move(owner_hash), address)); });
+            wake_.notify_all();
+            return;
+        }
+    }
+    metrics_.refused("hub_jobs");
+    done(HubError{503, "hub-busy", "too many matches are being created right now; try again shortly", 1});
+}
+
+void HnsHub::work() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        wake_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
+        if (jobs_.empty()) return;
+        auto job = std::move(jobs_.front());
+        jobs_.pop_front();
+        lock.unlock();
+        job();
+        lock.lock();
+    }
+}
+
+std::variant<MatchView, HubError> HnsHub::create_now(const CreateRequest& request, std::string owner_hash, const std::string& address) {
     if (options_.league_only)
         return HubError{409, "league-match-only", "this server runs the league's match only (drop-in mode); no other match can be created"};
+    {
+        std::lock_guard lock(mutex_);
+        if (stopping_) return HubError{503, "stopping", "the server is stopping", 1};
+    }
     auto built = build_config(request);
     if (auto* e = std::get_if<HubError>(&built)) return *e;
     if (running() >= options_.max_matches)
         return HubError{409, "too-many-matches", "at most " + std::to_string(options_.max_matches) + " matches run at once"};
+    if (auto over = over_address_budget(address)) return *over;  // again: creates from one address may have raced
     std::string error;
     auto match = launch(request.config_json.empty() ? request.variant : "custom", std::move(std::get<sh::GameConfig>(built)),
-                        request.bots, false, std::move(owner_hash), error);
+                        request.bots, false, std::move(owner_hash), address, error);
     if (!match) return HubError{400, "invalid-config", error};
     return match->view();
 }
@@ -297,6 +394,16 @@ std::variant<std::string, HubError> HnsHub::replay(const std::string& id) {
     return std::move(**bytes);
 }
 
+std::variant<std::string, HubError> HnsHub::replay_file(const std::string& id) {
+    if (auto match = find(id); match && !match->ended())
+        return HubError{409, "match-running", "match " + id + " is still running; its replay is saved when it ends"};
+    if (!archive_) return HubError{404, "not-found", "no finished match " + id};
+    auto file = archive_->replay_file(id);
+    if (!file) return HubError{503, "store-unavailable", file.error().message};
+    if (!*file) return HubError{404, "not-found", "no finished match " + id};
+    return (*file)->path.string();
+}
+
 std::optional<HubError> HnsHub::remove(const std::string& id, std::string_view credential) {
     if (options_.league_only) return HubError{403, "league-match-only", "the league's match cannot be deleted (drop-in mode)"};
     if (permission(credential, "") == Permission::Missing) return permission_error(Permission::Missing, id);
@@ -312,13 +419,15 @@ std::optional<HubError> HnsHub::remove(const std::string& id, std::string_view c
         }
     }
     if (match) {
-        match->stop();  // sockets get 1001; nothing is archived
+        // Sockets get 1001 and nothing is archived; the supervisor joins the thread, not this one.
+        match->request_stop();
         spdlog::info("event=hns_match_deleted id={}", id);
-        if (match->is_default() && options_.renew_default) {
+        {
             std::lock_guard lock(mutex_);
-            finished_.push_back(id);  // the supervisor starts the next default match
-            wake_.notify_all();
+            deleted_.push_back(std::move(match));
+            if (deleted_.back()->is_default() && options_.renew_default) finished_.push_back(id);  // a new default match
         }
+        wake_.notify_all();
         return std::nullopt;
     }
     if (!archive_) return HubError{404, "not-found", "no match " + id};
@@ -366,10 +475,12 @@ void HnsHub::on_player_failure(const std::string& id, int slot, const std::strin
 void HnsHub::supervise() {
     std::unique_lock lock(mutex_);
     for (;;) {
-        wake_.wait(lock, [&] { return stopping_ || !finished_.empty(); });
+        wake_.wait(lock, [&] { return stopping_ || !finished_.empty() || !deleted_.empty(); });
         if (stopping_) return;
         std::vector<std::string> ids;
         ids.swap(finished_);
+        std::vector<std::shared_ptr<LiveMatch>> deleted;
+        deleted.swap(deleted_);
         bool renew = false;
         std::vector<std::shared_ptr<LiveMatch>> reaped;
         for (const auto& id : ids) {
@@ -383,6 +494,8 @@ void HnsHub::supervise() {
             matches_.erase(it);
         }
         lock.unlock();
+        for (auto& match : deleted) match->stop();
+        deleted.clear();
         for (auto& match : reaped) match->stop();  // joins a thread that has already left its loop
         reaped.clear();
         if (archive_) {  // keep the archive bounded
@@ -394,7 +507,7 @@ void HnsHub::supervise() {
             std::string error;
             auto built = build_config(CreateRequest{options_.default_variant, "", 0});
             if (auto* config = std::get_if<sh::GameConfig>(&built)) {
-                if (!launch(options_.default_variant, std::move(*config), 0, true, "", error))
+                if (!launch(options_.default_variant, std::move(*config), 0, true, "", "", error))
                     spdlog::error("event=hns_default_match_failed error=\"{}\"", error);
             }
         }

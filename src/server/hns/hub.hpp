@@ -4,6 +4,7 @@
 // at once, the archive of finished ones, and which match a socket or a control request means.
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -18,6 +19,7 @@
 
 #include "server/hns/live_match.hpp"
 #include "server/hns/match_request.hpp"
+#include "server/connection_limiter.hpp"
 #include "server/hns/permission.hpp"
 
 namespace hschool::store {
@@ -30,6 +32,12 @@ inline constexpr std::size_t kDefaultMaxMatches = 128;  // concurrent live match
 inline constexpr std::size_t kMaxListedArchived = 50;   // finished matches listed by GET /api/hns/matches
 inline constexpr std::size_t kMaxArchivedMatches = 500; // older finished matches are deleted
 inline constexpr std::size_t kMaxReplayViewers = 64;    // /replay sockets re-stepping at once
+inline constexpr std::size_t kDefaultMaxReplayViewersPerAddress = 8;
+inline constexpr std::size_t kDefaultMaxMatchesPerAddress = 8;      // live REST-made matches one address may have
+inline constexpr std::size_t kDefaultMaxViewersPerMatch = 256;      // /global, /admin and /reward sockets of one match
+inline constexpr std::size_t kDefaultMaxViewersPerAddressPerMatch = 16;
+inline constexpr std::size_t kMaxPendingHubJobs = 32;   // creates waiting for the hub's worker (503 past it)
+inline constexpr int kBudgetRetryAfterSeconds = 5;
 
 struct HubOptions {
     std::size_t max_matches = kDefaultMaxMatches;
@@ -38,6 +46,12 @@ struct HubOptions {
     std::optional<sim::hns::GameConfig> default_config;  // drop-in mode: this config instead of the variant
     bool renew_default = true;                           // drop-in mode runs exactly one match
     bool league_only = false;  // drop-in mode: no match may be created or deleted through the REST
+    std::size_t max_matches_per_address = kDefaultMaxMatchesPerAddress;  // 0: no cap
+    std::size_t max_replay_viewers = kMaxReplayViewers;
+    std::size_t max_replay_viewers_per_address = kDefaultMaxReplayViewersPerAddress;
+    std::size_t max_viewers_per_match = kDefaultMaxViewersPerMatch;
+    std::size_t max_viewers_per_address_per_match = kDefaultMaxViewersPerAddressPerMatch;
+    int max_ticks_per_second = kDefaultMaxTicksPerSecond;
     // Who may end or change a match (owners mode); unset: everyone (open mode).
     AccessCheck access;
 };
@@ -62,16 +76,25 @@ public:
     void on_finished(FinishedHook hook) { finished_hook_ = std::move(hook); }
 
     // Before a WebSocket upgrade on /player, /global, /admin, /reward or /replay.
-    std::variant<Rejection, std::shared_ptr<PeerSink>> admit(std::string_view path, std::string_view query);
+    // address: the client's, for the per-address budgets.
+    std::variant<Rejection, std::shared_ptr<PeerSink>> admit(std::string_view path, std::string_view query,
+                                                             const std::string& address = {});
     // credential: the request's bearer token (may be empty); restart and kick need the owner's or
     // the operator's when the access check asks for one.
     ControlDecision control(ControlRoute route, std::string_view method, std::string_view query, std::string_view credential);
 
-    // owner_hash: SHA-256 of the token handed to the creator ("" in open mode).
-    std::variant<MatchView, HubError> create(const CreateRequest& request, std::string owner_hash = {});
+    // owner_hash: SHA-256 of the token handed to the creator ("" in open mode). The sim is built on
+    // the hub's worker thread (a big room takes milliseconds), which then calls `done`; a full
+    // worker queue, the league's mode and the per-address budget answer at once.
+    using CreateDone = std::function<void(std::variant<MatchView, HubError>)>;
+    void create(CreateRequest request, std::string owner_hash, std::string address, CreateDone done);
+    std::variant<MatchView, HubError> create_now(const CreateRequest& request, std::string owner_hash = {},
+                                                 const std::string& address = {});
     std::vector<MatchView> list();
     std::optional<MatchView> get(const std::string& id);
     std::variant<std::string, HubError> replay(const std::string& id);
+    // The finished match's replay file (checked, not read) for a download that streams it.
+    std::variant<std::string, HubError> replay_file(const std::string& id);
     std::optional<HubError> remove(const std::string& id, std::string_view credential = {});
     std::size_t running() const;
     // The match that started with the server ("" between one default match and the next).
@@ -85,7 +108,9 @@ public:
 private:
     std::shared_ptr<LiveMatch> find(const std::string& id) const;
     std::shared_ptr<LiveMatch> launch(const std::string& variant, sim::hns::GameConfig config, int bots, bool is_default,
-                                      std::string owner_hash, std::string& error);
+                                      std::string owner_hash, std::string address, std::string& error);
+    std::optional<HubError> over_address_budget(const std::string& address) const;
+    void work();
     Permission permission(std::string_view credential, std::string_view owner_hash) const;
     void supervise();
 
@@ -99,11 +124,15 @@ private:
     std::condition_variable wake_;
     std::map<std::string, std::shared_ptr<LiveMatch>> matches_;
     std::vector<std::string> finished_;  // ids to reap
+    std::vector<std::shared_ptr<LiveMatch>> deleted_;  // asked to stop; the supervisor joins them
+    std::deque<std::function<void()>> jobs_;           // for the worker
+    std::thread worker_;
     std::string default_id_;
     std::int64_t next_id_ = 1;
     bool stopping_ = false;
     std::thread supervisor_;
     std::shared_ptr<std::atomic<int>> replay_viewers_ = std::make_shared<std::atomic<int>>(0);
+    ConnectionLimiter replay_limiter_;  // /replay sockets in all and per address
 };
 
 }  // namespace hschool::server::hns

@@ -15,6 +15,15 @@ inline constexpr std::int64_t kDecisionDeadlineMs = 16000;  // §2.4: turnBudget
 inline constexpr int kSeats = 6;                     // §2.3: registrations apply to seats 0..5
 inline constexpr std::int64_t kFrameMicros = 1'000'000 / 24;  // §2.7: 41,666 µs, 24 Hz
 inline constexpr int kMaxSpeedIndex = 5;             // §2.8: PlaybackSpeeds has six entries
+
+// Issue 19: what one client can make a match keep or do.
+inline constexpr std::size_t kMaxKicksPerMatch = 256;       // kicked identities remembered per match (429 past it)
+inline constexpr std::int64_t kMinRestartIntervalMs = 1000; // restarts closer together are 429 (one pending coalesces)
+inline constexpr int kViewerRetryAfterSeconds = 5;           // a refused viewer's Retry-After
+inline constexpr std::size_t kMaxInboxEvents = 8192;        // a match's inbox; past it masks, readies and texts are dropped
+inline constexpr int kDefaultMaxTicksPerSecond = 4000;      // fast mode's ceiling (--hns-max-ticks-per-second)
+// A match ends before its replay passes this (the archive refuses 64 MiB; the result record must fit).
+inline constexpr std::size_t kMaxLiveReplayBytes = 60 * 1024 * 1024;
 // Issue 19: a spectator's (or /replay viewer's) queued stream bytes. Past it the backlog is dropped
 // and the viewer gets a keyframe once its socket drains: it holds at most this plus one tick's frame,
 // and what it holds is shared with every other spectator of the match. Above a 1.45 MB keyframe.

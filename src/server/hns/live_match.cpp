@@ -30,6 +30,11 @@ class LiveMatch::Sink final : public PeerSink {
 public:
     Sink(std::weak_ptr<LiveMatch> match, int socket, Endpoint endpoint, bool controls)
         : match_(std::move(match)), socket_(socket), endpoint_(endpoint), controls_(controls) {}
+    // A viewer's place in the match's viewer budget, given back when the socket ends.
+    void hold(std::shared_ptr<ConnectionLimiter> limiter, ConnectionLimiter::Slot slot) {
+        limiter_ = std::move(limiter);
+        slot_ = std::move(slot);
+    }
 
     void attach(std::shared_ptr<Peer> peer) override {
         peer_ = peer;
@@ -52,6 +57,7 @@ public:
         if (sv::is_standalone_sprites_off(message)) return post(make_event(MatchEvent::Kind::SpritesOff));
         auto decoded = sv::decode_client(message);
         if (!decoded) return refuse(kCloseBadPayload, sv::describe(decoded.error()));
+        std::optional<std::uint8_t> last_mask;  // a message of thousands of masks counts as its last one
         for (auto& m : *decoded) {
             if (auto* t = std::get_if<sv::InputText>(&m)) {
                 if (t->text.size() > kMaxInputTextBytes) return refuse(kCloseTooBig, "text input over 4096 bytes");
@@ -60,19 +66,23 @@ public:
                 e.at = SteadyClock::now();
                 post(std::move(e));
             } else if (auto* in = std::get_if<sv::PlayerInput>(&m)) {
-                MatchEvent e = make_event(MatchEvent::Kind::Mask);
-                e.mask = in->mask;
-                post(std::move(e));
+                last_mask = in->mask;
             } else if (auto* debug = std::get_if<sv::DebugSprites>(&m)) {
                 if (!within_debug_allowance(debug->payload.size()))
                     return refuse(kClosePolicy, "debug sprites over 32 KiB per tick");
             }
             // Mouse messages are stored by the reference and never used: dropped here.
         }
+        if (last_mask) {
+            MatchEvent e = make_event(MatchEvent::Kind::Mask);
+            e.mask = *last_mask;
+            post(std::move(e));
+        }
     }
 
     void on_closed() override {
         if (closed_.exchange(true)) return;
+        slot_.release();
         post(make_event(MatchEvent::Kind::Closed));
     }
 
@@ -104,6 +114,8 @@ private:
     std::atomic<bool> closed_{false};
     std::uint64_t debug_frame_ = 0;  // network thread only
     std::size_t debug_bytes_ = 0;
+    std::shared_ptr<ConnectionLimiter> limiter_;  // outlives slot_ (declared first, destroyed last)
+    ConnectionLimiter::Slot slot_;
 };
 
 // ---- construction, admission, control ----
@@ -113,6 +125,7 @@ LiveMatch::LiveMatch(MatchSetup setup, MatchListener& listener, HnsMetrics& metr
     published_.id = setup_.id;
     published_.variant = setup_.variant;
     published_.is_default = setup_.is_default;
+    viewer_limiter_ = std::make_shared<ConnectionLimiter>(setup_.max_viewers, setup_.max_viewers_per_address);
 }
 
 LiveMatch::~LiveMatch() {
@@ -163,19 +176,32 @@ MatchView LiveMatch::view() const {
     return published_;
 }
 
-std::variant<Rejection, std::shared_ptr<PeerSink>> LiveMatch::admit(Endpoint endpoint, const QueryParams& query, bool controls) {
+std::variant<Rejection, std::shared_ptr<PeerSink>> LiveMatch::admit(Endpoint endpoint, const QueryParams& query, bool controls,
+                                                                    const std::string& address) {
     std::lock_guard lock(mutex_);
     if (ended_ || stop_requested_) return Rejection{409, "match is over\n"};
     if (endpoint != Endpoint::Player) {
         if (endpoint == Endpoint::Global) {
             if (auto refused = admit_viewer(query); auto* r = std::get_if<Rejection>(&refused)) return *r;
         }
-        return std::shared_ptr<PeerSink>(std::make_shared<Sink>(weak_from_this(), next_socket_++, endpoint, controls));
+        ConnectionLimiter::Slot slot;
+        switch (viewer_limiter_->try_admit(address, slot)) {
+            case ConnectionLimiter::Admission::TotalCapReached:
+                metrics_.refused("viewers_per_match");
+                return Rejection{503, "this match has as many viewers as it can take\n", kViewerRetryAfterSeconds};
+            case ConnectionLimiter::Admission::AddressCapReached:
+                metrics_.refused("viewers_per_address");
+                return Rejection{429, "too many viewers of this match from this address\n", kViewerRetryAfterSeconds};
+            case ConnectionLimiter::Admission::Admitted: break;
+        }
+        auto sink = std::make_shared<Sink>(weak_from_this(), next_socket_++, endpoint, controls);
+        sink->hold(viewer_limiter_, std::move(slot));
+        return std::shared_ptr<PeerSink>(std::move(sink));
     }
     Roster roster = roster_of(setup_.config);
     for (const auto& [id, claim] : claims_) roster.names_in_use.push_back(claim.identity);
     roster.names_in_use.insert(roster.names_in_use.end(), kicked_.begin(), kicked_.end());
-    roster.kicked = kicked_;
+    roster.kicked.assign(kicked_.begin(), kicked_.end());
     auto admitted = admit_player(player_request(query), roster);
     if (auto* r = std::get_if<Rejection>(&admitted)) return *r;
     auto& player = std::get<AdmittedPlayer>(admitted);
@@ -198,15 +224,34 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> LiveMatch::admit(Endpoint end
 
 ControlDecision LiveMatch::control(ControlRoute route, std::string_view method, const QueryParams& query) {
     ControlDecision decision = decide_control(route, method, query, ControlState{});
-    if (decision.queue_restart || !decision.kick_identity.empty()) {
-        MatchEvent e = make_event(decision.queue_restart ? MatchEvent::Kind::Restart : MatchEvent::Kind::Kick);
-        e.text = decision.kick_identity;
-        {
-            std::lock_guard lock(mutex_);
-            if (!decision.kick_identity.empty()) kicked_.push_back(decision.kick_identity);
+    if (!decision.queue_restart && decision.kick_identity.empty()) return decision;
+    const auto refuse = [&](const char* text, const char* reason, int retry_after) {
+        metrics_.refused(reason);
+        ControlDecision refused;
+        refused.status = 429;
+        refused.body = text;
+        refused.retry_after_seconds = retry_after;
+        return refused;
+    };
+    MatchEvent e = make_event(decision.queue_restart ? MatchEvent::Kind::Restart : MatchEvent::Kind::Kick);
+    e.text = decision.kick_identity;
+    {
+        std::lock_guard lock(mutex_);
+        if (decision.queue_restart) {
+            if (restart_pending_) return decision;  // a restart pending is a restart pending
+            const auto now = std::chrono::steady_clock::now();
+            if (last_restart_ != std::chrono::steady_clock::time_point{} &&
+                now - last_restart_ < std::chrono::milliseconds(kMinRestartIntervalMs))
+                return refuse(kRestartTooSoonText, "restart_interval", 1);
+            restart_pending_ = true;
+            last_restart_ = now;
+        } else {
+            if (kicked_.count(decision.kick_identity)) return decision;  // kicked already: nothing new to do
+            if (kicked_.size() >= kMaxKicksPerMatch) return refuse(kKickListFullText, "kick_list", 60);
+            kicked_.insert(decision.kick_identity);
         }
-        post(std::move(e));
     }
+    post(std::move(e));
     return decision;
 }
 
@@ -219,12 +264,28 @@ void LiveMatch::publish_seats() {
 }
 
 void LiveMatch::post(MatchEvent event) {
+    using K = MatchEvent::Kind;
+    // What a socket sends is droppable when the match is this far behind; what changes the match's
+    // shape (joins, attaches, closes, controls) never is, and is bounded by the socket caps.
+    const bool droppable = event.kind == K::Mask || event.kind == K::Ready || event.kind == K::SpritesOff || event.kind == K::Text;
     {
         std::lock_guard lock(mutex_);
-        if (event.kind == MatchEvent::Kind::Closed) claims_.erase(event.socket);
+        if (event.kind == K::Closed) claims_.erase(event.socket);
+        if (droppable && inbox_.size() >= kMaxInboxEvents) {
+            metrics_.refused("match_inbox");
+            return;
+        }
         inbox_.push_back(std::move(event));
     }
     wake_.notify_one();
+}
+
+void LiveMatch::request_stop() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_requested_ = true;
+    }
+    wake_.notify_all();
 }
 
 // ---- the loop ----
@@ -235,16 +296,24 @@ void LiveMatch::run() {
     auto last_return = rt.loop_start;
     const auto wall_budget = std::chrono::seconds(std::max(1, setup_.config.wallClockBudgetSeconds));
     const auto turn_budget = std::chrono::milliseconds(std::max(1, setup_.config.turnBudgetMs));
+    const int max_tps = std::max(1, setup_.max_ticks_per_second);
+    auto not_before = last_return;  // fast mode's ceiling: no frame before this
     std::vector<MatchEvent> events;
     bool stopped = false;
     for (;;) {
-        // Wait for the next frame time, the decision deadline, or anything from the sockets.
+        // Wait for the next frame time, the decision deadline, or anything from the sockets; while
+        // the ceiling holds the next frame back, only a stop wakes the match.
         {
             std::unique_lock lock(mutex_);
             const auto frame_due = last_return + std::chrono::microseconds(kFrameMicros);
             const auto due = rt.turn_waiting ? rt.turn_dispatched + turn_budget : frame_due;
-            wake_.wait_until(lock, due, [&] { return stop_requested_ || !inbox_.empty(); });
+            if (SteadyClock::now() < not_before) wake_.wait_until(lock, not_before, [&] { return stop_requested_; });
+            else wake_.wait_until(lock, due, [&] { return stop_requested_ || !inbox_.empty(); });
             events.swap(inbox_);
+            if (restart_pending_) {
+                for (const auto& e : events)
+                    if (e.kind == MatchEvent::Kind::Restart) restart_pending_ = false;
+            }
             stopped = stop_requested_;
         }
         if (stopped) break;
@@ -270,8 +339,15 @@ void LiveMatch::run() {
             publish_seats();
             if (begin_turn(rt, now, metrics_)) continue;  // external seats are deciding: no step yet
         }
+        const int ticks_before = rt.sim.tick_count();
         step_frame(rt, metrics_);
         for (auto& [id, s] : rt.sockets) s.pace.ready = false;
+        // A replay that would outgrow the archive ends the match first, the way the wall clock does.
+        if (rt.writer.bytes().size() >= kMaxLiveReplayBytes && !rt.sim.finished()) {
+            wall_clock_stop(rt);
+            rt.end_reason = "replay_limit";
+            metrics_.refused("replay_size");
+        }
         {
             // Published before the frames go out: a client that saw a tick finds it (or later) in the REST.
             MatchView view = view_of(rt, setup_);
@@ -281,7 +357,9 @@ void LiveMatch::run() {
         send_frames(rt, metrics_);
         frames_sent_.fetch_add(1, std::memory_order_relaxed);
         last_return = SteadyClock::now();
-        if (rt.sim.finished()) break;
+        not_before = last_return + std::chrono::microseconds(
+                                       static_cast<std::int64_t>(rt.sim.tick_count() - ticks_before) * 1'000'000 / max_tps);
+        if (rt.sim.finished() || !rt.end_reason.empty()) break;
     }
     finish(stopped);
 }
@@ -299,7 +377,7 @@ void LiveMatch::finish(bool stopped) {
     view.phase = stopped ? "stopped" : "finished";
     view.finished_at_ms = unix_ms();
     view.results_json = done.results;
-    view.end_reason = stopped ? "stopped" : end_reason_of(done.results);
+    view.end_reason = stopped ? "stopped" : !rt.end_reason.empty() ? rt.end_reason : end_reason_of(done.results);
     metrics_.match_phase(rt.phase_text.c_str(), "");
     for (auto& seat : rt.seats)
         if (seat.seated) metrics_.seat_kind(kind_text(seat.policy.kind), "");

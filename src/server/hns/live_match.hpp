@@ -13,14 +13,17 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 #include <variant>
 #include <vector>
 
+#include "server/connection_limiter.hpp"
 #include "server/hns/admission.hpp"
 #include "server/hns/control.hpp"
 #include "server/hns/hns_metrics.hpp"
+#include "server/hns/limits.hpp"
 #include "server/hns/match_view.hpp"
 #include "server/hns/peer.hpp"
 #include "server/hns/query.hpp"
@@ -39,8 +42,12 @@ struct MatchSetup {
     bool is_default = false;  // the match that starts with the server and is followed by a new one
     sim::hns::GameConfig config;  // with its room resolved (mapSpec set)
     int bots = 0;                 // seats the server fills itself with burrow, the highest slots
+    int max_ticks_per_second = kDefaultMaxTicksPerSecond;  // fast mode's ceiling
     std::uint64_t start_ms = 0;   // unix ms, the replay header's start time
     std::string owner_hash;       // SHA-256 of the creator's owner token; "" for the operator's matches
+    std::string creator_address;  // the client address that made it (per-address budget); "" for the server's
+    std::size_t max_viewers = 0;              // /global, /admin, /reward sockets in all (0: no cap)
+    std::size_t max_viewers_per_address = 0;  // and from one address
 };
 
 // What a finished match leaves behind.
@@ -72,15 +79,19 @@ public:
     void start();
     // Ends the match now without archiving it; sockets get 1001. Not from the match's own thread.
     void stop();
+    // Asks the match to end (as stop) and returns at once; stop() later joins its thread.
+    void request_stop();
 
     const std::string& id() const { return setup_.id; }
     const std::string& owner_hash() const { return setup_.owner_hash; }
+    const std::string& creator_address() const { return setup_.creator_address; }
     bool is_default() const { return setup_.is_default; }
     bool ended() const;  // finished or stopped: the thread has left its loop (or is about to)
 
     // Before the upgrade: a 403/409 answer, or the sink the upgraded socket talks to. controls: a
     // /global socket whose speed keys count (open mode, or an owner's or the operator's token).
-    std::variant<Rejection, std::shared_ptr<PeerSink>> admit(Endpoint endpoint, const QueryParams& query, bool controls = true);
+    std::variant<Rejection, std::shared_ptr<PeerSink>> admit(Endpoint endpoint, const QueryParams& query, bool controls = true,
+                                                             const std::string& address = {});
     ControlDecision control(ControlRoute route, std::string_view method, const QueryParams& query);
     // The latest published view (refreshed every frame).
     MatchView view() const;
@@ -105,7 +116,10 @@ private:
     mutable std::mutex mutex_;  // guards everything below
     std::condition_variable wake_;
     std::vector<MatchEvent> inbox_;
-    std::vector<std::string> kicked_;
+    std::set<std::string> kicked_;              // at most kMaxKicksPerMatch
+    std::shared_ptr<ConnectionLimiter> viewer_limiter_;  // spectators and reward readers; sinks share it
+    bool restart_pending_ = false;              // a restart is queued: another one coalesces into it
+    std::chrono::steady_clock::time_point last_restart_{};
     std::map<int, SeatClaim> claims_;          // player sockets not yet closed → who they are and ask for
     std::vector<SeatClaim> seats_;             // the match thread's seats as last published
     int next_socket_ = 1;

@@ -108,6 +108,7 @@ struct MatchRuntime {
     };
     std::array<Reservation, 6> reserved{};
     std::vector<SeatClaim> published_claims;  // the seats as the admission check last saw them
+    std::string end_reason;                   // set when the server ended the match early ("replay_limit")
     SteadyClock::time_point loop_start{};
     std::uint64_t start_ms = 0;               // the replay header's start time
 };

@@ -15,6 +15,7 @@ struct HubError {
     unsigned status = 400;
     std::string code;
     std::string detail;
+    int retry_after_seconds = 0;  // 429/503: when to try again
 };
 
 struct CreateRequest {
