@@ -4,7 +4,12 @@
 
 #include <boost/json.hpp>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <random>
 #include <set>
@@ -320,6 +325,9 @@ void HnsHub::create(CreateRequest request, std::string owner_hash, std::string a
 }
 
 void HnsHub::work() {
+    // Building a big room's sim is background work: it yields to the network threads and the loop.
+    if (setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kWorkerNice) != 0)
+        spdlog::warn("event=hns_worker_priority_unchanged error=\"{}\"", std::strerror(errno));
     std::unique_lock lock(mutex_);
     for (;;) {
         wake_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });

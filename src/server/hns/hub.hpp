@@ -38,6 +38,7 @@ inline constexpr std::size_t kDefaultMaxViewersPerMatch = 256;      // /global, 
 inline constexpr std::size_t kDefaultMaxViewersPerAddressPerMatch = 16;
 inline constexpr std::size_t kMaxPendingHubJobs = 32;   // creates waiting for the hub's worker (503 past it)
 inline constexpr int kBudgetRetryAfterSeconds = 5;
+inline constexpr int kWorkerNice = 10;  // the hub's worker yields to the network threads (nice 5) and the loop
 
 struct HubOptions {
     std::size_t max_matches = kDefaultMaxMatches;

@@ -5,6 +5,9 @@
 
 #include <boost/json.hpp>
 
+#include <atomic>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "abuse_support.hpp"
@@ -259,6 +262,57 @@ TEST(HnsBudgetsAbuse, FastModeHasACeiling) {
     // An upper bound only: a slow machine steps fewer ticks, never more than the ceiling allows.
     EXPECT_LE(static_cast<double>(stepped), kCeiling * (seconds + 0.25) + 16) << stepped << " ticks in " << seconds << " s";
     EXPECT_GT(stepped, 0);
+}
+
+}  // namespace
+}  // namespace hschool::test::abuse
+
+namespace hschool::test::abuse {
+namespace {
+
+inline constexpr auto kMaxHealthzRoundTrip = 100ms;  // a quiet machine answers in about a millisecond
+
+// A room of 256 walls over the whole board: refused, but rasterising it once cost 112 ms of a
+// network thread per request, and /healthz waited 220 ms for everybody during a flood of them.
+TEST(HnsBudgetsAbuse, ExpensiveCreatesNeverSlowTheNetworkThreads) {
+    TempDir dir;
+    ServerProcess server(server_args(dir, {"--io-threads", "1"}));
+    ASSERT_TRUE(server.started()) << server.output();
+    std::ifstream file(ServerProcess::source_dir() / "src/sim/hns/rooms/room_warren.json");
+    std::stringstream text;
+    text << file.rdbuf();
+    auto room = parse(text.str());
+    ASSERT_TRUE(room.is_object());
+    json::array walls;
+    for (int i = 0; i < 256; ++i) walls.push_back(json::array{0, 0, 720, 400});
+    room.as_object()["walls"] = std::move(walls);
+    const std::string body = json::serialize(json::object{{"config", json::object{{"mapSpec", room}}}});
+    ASSERT_LT(body.size(), 64U * 1024);
+
+    std::atomic<bool> flooding{true};
+    std::atomic<int> answered{0};
+    std::vector<std::thread> attackers;
+    for (int t = 0; t < 3; ++t) {
+        attackers.emplace_back([&] {
+            while (flooding) {
+                const auto reply = request_from(server.port(), "", "POST", "/api/hns/matches", body);
+                if (reply.status >= 400) ++answered;
+            }
+        });
+    }
+    std::chrono::nanoseconds worst{0};
+    for (int i = 0; i < 40; ++i) {
+        const auto start = Clock::now();
+        const auto reply = request_from(server.port(), kOtherAddress, "GET", "/healthz");
+        worst = std::max(worst, Clock::now() - start);
+        EXPECT_EQ(reply.status, 200U);
+        std::this_thread::sleep_for(25ms);
+    }
+    flooding = false;
+    for (auto& t : attackers) t.join();
+    EXPECT_GT(answered.load(), 3) << "the flood did not reach the server";
+    EXPECT_LT(worst, kMaxHealthzRoundTrip) << "worst /healthz round trip " << std::chrono::duration_cast<std::chrono::milliseconds>(worst).count()
+                                          << " ms during the flood";
 }
 
 }  // namespace
