@@ -28,6 +28,9 @@ inline constexpr std::size_t kMaxLiveReplayBytes = 60 * 1024 * 1024;
 // and the viewer gets a keyframe once its socket drains: it holds at most this plus one tick's frame,
 // and what it holds is shared with every other spectator of the match. Above a 1.45 MB keyframe.
 inline constexpr std::size_t kSpectatorBacklogBytes = 4 * 1024 * 1024;
+// A /replay viewer's own stream (not shared): smaller, so 64 slow viewers hold ≤ 128 MiB; still
+// above a keyframe.
+inline constexpr std::size_t kReplayBacklogBytes = 2 * 1024 * 1024;
 inline constexpr std::size_t kMaxQueuedReplayKeys = 64;  // key texts one /replay viewer may have waiting; more → 1008
 inline constexpr int kReplayViewerNice = 10;             // replay threads yield to matches and the network threads
 inline constexpr int kMaxReplaySeekTicksPerFrame = 256;  // a long seek is spread over frames, so the thread still sleeps

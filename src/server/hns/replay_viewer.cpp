@@ -18,7 +18,7 @@
 #include "server/hns/limits.hpp"
 #include "server/hns/pacing.hpp"
 #include "server/hns/spectator_feed.hpp"
-#include "sim/hns/replay_seek.hpp"
+#include "server/hns/replay_library.hpp"
 
 namespace hschool::server::hns {
 
@@ -30,23 +30,13 @@ namespace {
 
 class ReplayViewer final : public PeerSink, public std::enable_shared_from_this<ReplayViewer> {
 public:
-    ReplayViewer(sh::ReplayData data, HnsMetrics& metrics, std::shared_ptr<std::atomic<int>> viewers)
-        : data_(std::move(data)), metrics_(metrics), viewers_(std::move(viewers)) {
+    ReplayViewer(std::shared_ptr<const WatchedReplay> replay, HnsMetrics& metrics, std::shared_ptr<std::atomic<int>> viewers)
+        : replay_(std::move(replay)), metrics_(metrics), viewers_(std::move(viewers)), seeker_(replay_->keyframes) {
         viewers_->fetch_add(1);
     }
     ~ReplayViewer() override {
         stop();
         viewers_->fetch_sub(1);
-    }
-
-    bool ready(std::string& error) {
-        auto seeker = sh::ReplaySeeker::create(data_);
-        if (!seeker) {
-            error = seeker.error;
-            return false;
-        }
-        seeker_.emplace(std::move(*seeker));
-        return true;
     }
 
     void attach(std::shared_ptr<Peer> peer) override {
@@ -107,11 +97,11 @@ private:
     }
 
     // One tick; false at the end or on a record the sim cannot apply.
-    bool advance() { return note(seeker_->step()); }
+    bool advance() { return note(seeker_.step()); }
 
     bool note(sh::ReplayStepper::Status status) {
         if (status == sh::ReplayStepper::Status::Mismatch && !mismatch_) {
-            const auto& stepper = seeker_->stepper();
+            const auto& stepper = seeker_.stepper();
             mismatch_ = render::hns::ChromeMismatch{stepper.sim().tick_count(), stepper.expected_hash(), stepper.got_hash()};
         }
         return status == sh::ReplayStepper::Status::Stepped || status == sh::ReplayStepper::Status::Mismatch;
@@ -119,7 +109,7 @@ private:
 
     // At most kMaxReplaySeekTicksPerFrame steps from the nearest keyframe; true once there.
     bool seek_some(int target) {
-        return seeker_->seek(target, kMaxReplaySeekTicksPerFrame, [this](sh::ReplayStepper::Status s) { note(s); });
+        return seeker_.seek(target, kMaxReplaySeekTicksPerFrame, [this](sh::ReplayStepper::Status s) { note(s); });
     }
 
     // This frame's messages, unless the viewer is behind: then its backlog is dropped and it waits,
@@ -136,15 +126,15 @@ private:
         render::hns::ChromeExtras extras;
         extras.paused = !transport.playing;
         extras.speed = ticks_per_frame(transport.speed_index);
-        extras.end = seeker_->final_tick();
+        extras.end = seeker_.final_tick();
         extras.mismatch = mismatch_;
-        render::hns::Scene scene = render::hns::global_scene(seeker_->sim());
-        scene.items.push_back(render::hns::chrome_item(render::hns::chrome_label(seeker_->sim(), extras)));
+        render::hns::Scene scene = render::hns::global_scene(seeker_.sim());
+        scene.items.push_back(render::hns::chrome_item(render::hns::chrome_label(seeker_.sim(), extras)));
         const auto messages = shared_messages(stream_.next(scene));
         std::size_t bytes = 0;
         for (const auto& m : messages) bytes += m->payload().size();
         const std::size_t backlog = peer.shared_backlog();
-        if (backlog > 0 && backlog + bytes > kSpectatorBacklogBytes) {
+        if (backlog > 0 && backlog + bytes > kReplayBacklogBytes) {
             peer.drop_shared_backlog();
             behind_ = true;
             metrics_.viewer_resyncs("replay", 1);
@@ -173,8 +163,8 @@ private:
                 peer = peer_;
                 if (sprites_off_ && !stream_.sprites_off()) stream_.set_sprites_off(true);
             }
-            const int final_tick = seeker_->final_tick();
-            for (const auto& k : keys) apply_transport_text(transport, k, seeker_->sim().tick_count(), final_tick);
+            const int final_tick = seeker_.final_tick();
+            for (const auto& k : keys) apply_transport_text(transport, k, seeker_.sim().tick_count(), final_tick);
             keys.clear();
             bool draw = true;
             if (transport.seek_to >= 0) {
@@ -186,7 +176,7 @@ private:
                 const int speed = ticks_per_frame(transport.speed_index);
                 for (int i = 0; i < speed && advance(); ++i) {
                 }
-                if (seeker_->done()) {
+                if (seeker_.done()) {
                     if (transport.loop) transport.seek_to = 0;
                     else transport.playing = false;
                 }
@@ -200,10 +190,10 @@ private:
         }
     }
 
-    sh::ReplayData data_;
+    std::shared_ptr<const WatchedReplay> replay_;  // the file and keyframes, shared with its other viewers
     HnsMetrics& metrics_;
     std::shared_ptr<std::atomic<int>> viewers_;
-    std::optional<sh::ReplaySeeker> seeker_;  // the viewer thread only
+    sh::ReplaySeeker seeker_;  // this viewer's cursor: the viewer thread only
     render::hns::Stream stream_;
     bool behind_ = false;  // backlog dropped: a keyframe once the socket drains
     std::optional<render::hns::ChromeMismatch> mismatch_;
@@ -221,12 +211,10 @@ private:
 
 std::variant<Rejection, std::shared_ptr<PeerSink>> open_replay_viewer(std::string replay_bytes, HnsMetrics& metrics,
                                                                       std::shared_ptr<std::atomic<int>> viewers) {
-    auto parsed = sh::parse_replay(replay_bytes);
-    if (!parsed) return Rejection{422, "replay is unreadable: " + parsed.error + "\n"};
-    auto viewer = std::make_shared<ReplayViewer>(std::move(*parsed), metrics, std::move(viewers));
     std::string error;
-    if (!viewer->ready(error)) return Rejection{422, "replay cannot be re-stepped: " + error + "\n"};
-    return std::shared_ptr<PeerSink>(std::move(viewer));
+    auto replay = watch_replay(std::move(replay_bytes), error);
+    if (!replay) return Rejection{422, error + "\n"};
+    return std::shared_ptr<PeerSink>(std::make_shared<ReplayViewer>(std::move(replay), metrics, std::move(viewers)));
 }
 
 }  // namespace hschool::server::hns

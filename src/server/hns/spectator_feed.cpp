@@ -30,8 +30,12 @@ bool queue_or_drop(Peer& peer, const std::vector<SharedMessagePtr>& messages, st
 
 }  // namespace
 
-std::vector<SharedMessagePtr> shared_messages(const render::hns::Frame& frame) {
+std::vector<SharedMessagePtr> shared_messages(render::hns::Frame frame) {
     std::vector<SharedMessagePtr> out;
+    if (!frame.message_ends.empty() && frame.bytes.size() <= protocol::sprite_v1::kChunkBytes) {
+        out.push_back(std::make_shared<const SharedMessage>(std::move(frame.bytes)));
+        return out;
+    }
     for (auto& message : frame.ws_messages()) out.push_back(std::make_shared<const SharedMessage>(std::move(message)));
     return out;
 }

@@ -54,7 +54,8 @@ private:
     std::array<render::hns::Stream, 2> shared_;
 };
 
-// The frame's WebSocket messages, each made shareable.
-std::vector<SharedMessagePtr> shared_messages(const render::hns::Frame& frame);
+// The frame's WebSocket messages, each made shareable (a frame of one message gives up its bytes
+// instead of being copied).
+std::vector<SharedMessagePtr> shared_messages(render::hns::Frame frame);
 
 }  // namespace hschool::server::hns

@@ -15,6 +15,9 @@ constexpr int kViewers = 64;     // the server's cap on replay viewers in all
 constexpr int kBacks = 5;        // 'b' presses per viewer
 constexpr int kMinFrames = 3;    // frames each viewer must get after its last 'b'
 constexpr auto kAfterBacks = 20s;  // the bound on waiting for them
+// Per viewer: one sim cursor (~0.65 MB), at most a 2 MiB backlog and a frame being built (a keyframe
+// is 1.45 MB); the keyframes are shared. Without the backlog bound a slow viewer alone could hold 8 MiB.
+constexpr std::size_t kMaxRssGrowth = kViewers * (5u << 20) + (64u << 20);
 // About 4,000 ticks: certification with a long hunt, played out at 16 ticks per frame.
 const std::string kLongHunt = R"({"huntTurns":40,"maxGames":1})";
 
@@ -32,6 +35,7 @@ TEST(HnsReplayAbuse, SixtyFourViewersPressingEndThenBackAllKeepGettingFrames) {
     const std::string id = finished_long_match(server.port());
     ASSERT_FALSE(id.empty()) << "the match did not finish";
     nice_this_thread(10);  // the test's readers must not starve the server they measure
+    const auto rss_before = rss_bytes(server.pid()).value_or(0);
     std::vector<std::unique_ptr<RawWs>> viewers;
     for (int i = 0; i < kViewers; ++i) {
         // From many loopback addresses: the per-address caps are another test's business.
@@ -69,6 +73,9 @@ TEST(HnsReplayAbuse, SixtyFourViewersPressingEndThenBackAllKeepGettingFrames) {
     std::cout << "[ replay   ] " << done << "/" << kViewers << " viewers got " << kMinFrames << " frames after " << kBacks
               << " presses of b; the least got " << least << "\n";
     EXPECT_EQ(done, kViewers);
+    const auto rss_after = rss_bytes(server.pid()).value_or(0);
+    std::cout << "[ replay   ] server RSS " << (rss_before >> 20) << " → " << (rss_after >> 20) << " MB\n";
+    EXPECT_LT(rss_after, rss_before + kMaxRssGrowth);
 }
 
 TEST(HnsReplayAbuse, AFloodOfKeysClosesTheViewerWith1008) {

@@ -1,6 +1,7 @@
 // Seeking with keyframes (issue 19 point 5): going back, seeking and restarting give byte-identical
 // sim hashes to stepping from tick 0, cost at most one keyframe interval of steps, keep at most
-// kMaxReplayKeyframes keyframes however long the replay, and still name the first bad tick.
+// kMaxReplayKeyframes keyframes however long the replay (shared by its viewers), and still name the
+// first bad tick.
 #include <gtest/gtest.h>
 
 #include <climits>
@@ -55,7 +56,7 @@ TEST(ReplaySeeker, SeekingBackAndForthGivesTheHashesOfSteppingFromZero) {
     ASSERT_TRUE(seeker) << seeker.error;
     seek_to(*seeker, 949);  // 'e'
     EXPECT_EQ(seeker->sim().hash(), want[949]);
-    EXPECT_EQ(seeker->keyframes(), 4u);  // ticks 0, 256, 512, 768
+    EXPECT_EQ(seeker->keyframes().size(), 4u);  // ticks 0, 256, 512, 768
     for (int target : {948, 947, 600, 512, 511, 256, 255, 1, 0, 700, 949, 100}) {
         int steps = 0;
         seek_to(*seeker, target, &steps);
@@ -77,17 +78,35 @@ TEST(ReplaySeeker, KeyframesStayBoundedOnALongReplayAndBackStaysOneInterval) {
     const int end = seeker->final_tick();
     ASSERT_GT(end, 16 * hns::kReplayKeyframeInterval);  // long enough to thin the keyframes
     seek_to(*seeker, end);
-    EXPECT_LE(seeker->keyframes(), hns::kMaxReplayKeyframes);
-    EXPECT_GT(seeker->interval(), hns::kReplayKeyframeInterval);
-    EXPECT_LE(seeker->interval(), std::max(hns::kReplayKeyframeInterval, end / 8));
+    const int interval = seeker->keyframes().interval();
+    EXPECT_LE(seeker->keyframes().size(), hns::kMaxReplayKeyframes);
+    EXPECT_GT(interval, hns::kReplayKeyframeInterval);
+    EXPECT_LE(interval, std::max(hns::kReplayKeyframeInterval, end / 4));
     const auto want = hashes_from_zero(*d);
     // 'b' twenty times from the end: each costs less than one interval, never `end` steps.
     for (int back = 1; back <= 20; ++back) {
         int steps = 0;
         seek_to(*seeker, end - back, &steps);
-        EXPECT_LT(steps, seeker->interval());
+        EXPECT_LT(steps, interval);
         EXPECT_EQ(seeker->sim().hash(), want[static_cast<std::size_t>(end - back)]);
     }
+}
+
+TEST(ReplaySeeker, ViewersOfOneReplayShareItsKeyframes) {
+    auto d = hns::parse_replay(read_file(vector_dir() + "/cert_formula.cowldhns"));
+    ASSERT_TRUE(d);
+    const auto want = hashes_from_zero(*d);
+    auto shared = hns::ReplayKeyframes::create(*d);
+    ASSERT_TRUE(shared) << shared.error;
+    hns::ReplaySeeker first(*shared), second(*shared);
+    seek_to(first, 949);
+    EXPECT_EQ(shared->get()->size(), 4u);
+    // The second viewer's 'e' starts from the first one's last keyframe, not from tick 0.
+    int steps = 0;
+    seek_to(second, 949, &steps);
+    EXPECT_LT(steps, hns::kReplayKeyframeInterval);
+    EXPECT_EQ(second.sim().hash(), want[949]);
+    EXPECT_EQ(shared->get()->size(), 4u);  // nothing taken twice
 }
 
 TEST(ReplaySeeker, ABudgetSpreadsASeekOverCallsAndStopsAtTheTarget) {

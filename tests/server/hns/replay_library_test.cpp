@@ -1,0 +1,37 @@
+// Replays being watched are parsed once and share one set of keyframes among their viewers; a
+// replay nobody watches any more is forgotten; a broken file is an error, not a viewer.
+#include <gtest/gtest.h>
+
+#include "../../sim/hns/hns_test_support.hpp"
+#include "server/hns/replay_library.hpp"
+
+namespace hschool::server::hns {
+namespace {
+
+std::string vector_replay(const char* name) { return hns_test::read_file(hns_test::vector_dir() + "/" + name); }
+
+TEST(ReplayLibrary, ViewersOfTheSameBytesShareOneParsedReplayAndItsKeyframes) {
+    std::string error;
+    auto a = watch_replay(vector_replay("cert_formula.cowldhns"), error);
+    auto b = watch_replay(vector_replay("cert_formula.cowldhns"), error);
+    auto other = watch_replay(vector_replay("cert_zero.cowldhns"), error);
+    ASSERT_TRUE(a && b && other) << error;
+    EXPECT_EQ(a, b);
+    EXPECT_EQ(a->keyframes, b->keyframes);
+    EXPECT_NE(a, other);
+    // Once nobody watches it, the next viewer parses it afresh (nothing is kept for ever).
+    a.reset();
+    b.reset();
+    auto again = watch_replay(vector_replay("cert_formula.cowldhns"), error);
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->data.hashes.size(), 949u);
+}
+
+TEST(ReplayLibrary, ABrokenFileIsAnErrorWithItsReason) {
+    std::string error;
+    EXPECT_FALSE(watch_replay("not a replay", error));
+    EXPECT_NE(error.find("unreadable"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace hschool::server::hns
