@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "http_client.hpp"
+#include "protocol/sprite_v1.hpp"
 #include "report.hpp"
 #include "server_probe.hpp"
 
@@ -50,6 +51,15 @@ constexpr double kSpectatorSettleSeconds = 1.0;  // the first /global frame (the
 constexpr double kLateMs = 50.0;                 // the target's bound on the frame interval
 constexpr double kMissedMs = 1.5 * 1000.0 / 24;  // an interval this long means a frame time went by without a frame
 constexpr auto kRestTimeout = std::chrono::seconds(15);
+constexpr auto kBackKeyPeriod = std::chrono::milliseconds(250);  // replay: how often each viewer presses 'b'
+constexpr auto kPlayOutLimit = std::chrono::seconds(120);        // replay: the long match must end by then
+// replay: about 4,000 ticks (one certification game with a 40-turn hunt), so a 'b' that re-stepped
+// from tick 0 would cost ~4,000 steps.
+constexpr const char* kLongReplayConfig = R"({"huntTurns":40,"maxGames":1})";
+
+protocol::Bytes key_message(const std::string& text) {
+    return protocol::sprite_v1::encode(protocol::sprite_v1::ClientMessage{protocol::sprite_v1::InputText{text}});
+}
 
 std::int64_t now_us() {
     return std::chrono::duration_cast<std::chrono::microseconds>(SteadyClock::now().time_since_epoch()).count();
@@ -105,6 +115,8 @@ struct Shard {
     std::string host_header;
     std::vector<std::unique_ptr<Seat>> seats;
     bool answer_ready = false;
+    protocol::Bytes open_key, periodic_key;  // Sprite v1 0x81 texts: sent once on open; every kBackKeyPeriod
+    net::steady_timer key_timer{ioc};
     std::size_t next = 0;
     int in_flight = 0;
     bool stopping = false;
@@ -119,6 +131,7 @@ struct Shard {
     void run() {
         launch_more();
         arm_sweep();
+        if (!periodic_key.empty()) arm_keys();
         ioc.run();
         finished = true;
     }
@@ -155,6 +168,7 @@ struct Shard {
                 counters.opened.fetch_add(1);
                 resolved();
                 read_next(s);
+                if (!open_key.empty()) send_key(s, open_key);
             });
         });
     }
@@ -222,6 +236,23 @@ struct Shard {
         });
     }
 
+    // A key press; skipped when a write is in flight (the next period presses again).
+    void send_key(Seat& s, const protocol::Bytes& key) {
+        if (s.closed || stopping || s.writing) return;
+        s.writing = true;
+        s.ws.async_write(net::buffer(key), [&s](beast::error_code, std::size_t) { s.writing = false; });
+    }
+
+    void arm_keys() {
+        key_timer.expires_after(kBackKeyPeriod);
+        key_timer.async_wait([this](beast::error_code ec) {
+            if (ec || stopping) return;
+            for (std::size_t i = 0; i < next; ++i)
+                if (seats[i]->open) send_key(*seats[i], periodic_key);
+            arm_keys();
+        });
+    }
+
     void on_end(Seat& s, beast::error_code ec) {
         if (s.connecting) return fail(s, "read: " + ec.message());
         if (s.closed) return;
@@ -249,6 +280,7 @@ struct Shard {
     void shutdown() {
         stopping = true;
         sweep.cancel();
+        key_timer.cancel();
         for (auto& s : seats) {
             beast::error_code ignored;
             s->ws.next_layer().close(ignored);
@@ -289,6 +321,13 @@ public:
         return counters_.ended.load() >= static_cast<int>(total_);
     }
     void set_measuring(bool on) { counters_.measuring = on; }
+    // Before start(): texts every socket sends when it opens, and every kBackKeyPeriod.
+    void set_keys(const std::string& on_open, const std::string& periodic) {
+        for (auto& s : shards_) {
+            if (!on_open.empty()) s->open_key = key_message(on_open);
+            if (!periodic.empty()) s->periodic_key = key_message(periodic);
+        }
+    }
     int opened() const { return counters_.opened.load(); }
     int ended() const { return counters_.ended.load(); }
 
@@ -330,8 +369,9 @@ std::optional<json::object> parse_object(const std::string& text) {
 }
 
 // POST /api/hns/matches; the id, or "" with the answer in `error`.
-std::string create_match(const HnsPlan& plan, const std::string& variant, int bots, std::string& error) {
+std::string create_match(const HnsPlan& plan, const std::string& variant, int bots, std::string& error, const char* config = nullptr) {
     json::object body{{"variant", variant}, {"bots", bots}};
+    if (config) body["config"] = json::parse(config);
     const auto reply = http_request(plan.host, plan.port, "POST", "/api/hns/matches", json::serialize(body), kRestTimeout);
     if (reply.status != 201) {
         error = "POST /api/hns/matches answered " + std::to_string(reply.status) + ": " + reply.body.substr(0, 300);
@@ -632,7 +672,7 @@ json::object run_spectate(const HnsPlan& plan) {
     o["without_spectator"] = alone;
 
     // Window 2: with the spectators (after their first, full frame).
-    Driver driver(plan, 1, false);
+    Driver driver(plan, plan.threads, false);
     std::vector<std::string> targets(static_cast<std::size_t>(plan.spectators), "/global?match=" + id);
     driver.add_group(0, targets);
     driver.start();
@@ -712,6 +752,51 @@ json::object run_fast(const HnsPlan& plan) {
     return o;
 }
 
+json::object run_replay(const HnsPlan& plan) {
+    json::object o = base_object(plan, "certification");
+    o["viewers"] = plan.viewers;
+    o["match_config"] = kLongReplayConfig;
+    std::string error;
+    const auto id = create_match(plan, "certification", kSeatsPerMatch, error, kLongReplayConfig);
+    if (id.empty()) {
+        o["error"] = error;
+        return o;
+    }
+    o["match"] = id;
+    {
+        // Played out by one spectator at 16 ticks per frame ('6'); the match closes it with 1000.
+        Driver player(plan, 1, false);
+        player.set_keys("6", "");
+        player.add_group(0, {"/global?match=" + id});
+        player.start();
+        if (!player.wait_ramp() || !player.wait_all_ended(SteadyClock::now() + kPlayOutLimit)) o["error"] = "the match did not end";
+        player.stop();
+    }
+    const auto state = match_state(plan, id);
+    o["final_tick"] = state.tick;
+    if (o.contains("error")) return o;
+
+    Driver driver(plan, plan.threads, false);
+    driver.set_keys("e", "b");
+    driver.add_group(0, std::vector<std::string>(static_cast<std::size_t>(plan.viewers), "/replay?match=" + id));
+    const Probe before = probe(plan);
+    driver.start();
+    if (!driver.wait_ramp()) o["error"] = "ramp did not finish";
+    sleep_seconds(plan.warmup_seconds);
+    const Probe a = probe(plan);
+    driver.set_measuring(true);
+    sleep_seconds(plan.seconds);
+    driver.set_measuring(false);
+    const Probe b = probe(plan);
+    driver.stop();
+    const auto seats = driver.seats();
+    put_sockets(o, seats);
+    put_frames(o, seats, seconds_between(a.at_us, b.at_us));
+    put_cpu(o, "", a, b);
+    if (before.server) o["server_rss_before_mib"] = static_cast<double>(before.server->rss_kib) / 1024.0;
+    return o;
+}
+
 }  // namespace
 
 const char* hns_mode_name(HnsMode mode) {
@@ -719,6 +804,7 @@ const char* hns_mode_name(HnsMode mode) {
     case HnsMode::Seats: return "hns-seats";
     case HnsMode::Spectate: return "hns-spectate";
     case HnsMode::Fast: return "hns-fast";
+    case HnsMode::Replay: return "hns-replay";
     }
     return "?";
 }
@@ -728,6 +814,7 @@ json::object run_hns(const HnsPlan& plan) {
     case HnsMode::Seats: return run_seats(plan);
     case HnsMode::Spectate: return run_spectate(plan);
     case HnsMode::Fast: return run_fast(plan);
+    case HnsMode::Replay: return run_replay(plan);
     }
     return {};
 }
@@ -771,6 +858,12 @@ void print_hns_table(const json::object& o, std::ostream& out) {
             frames(x->as_object());
             cpu(x->as_object());
         }
+    } else if (scenario == "hns-replay") {
+        std::snprintf(line, sizeof line, "  %.0f viewers of a %.0f-tick replay pressing 'e' then 'b' every 250 ms\n", json_number(o, "viewers"),
+                      json_number(o, "final_tick"));
+        out << line;
+        frames(o);
+        cpu(o);
     } else {
         std::snprintf(line, sizeof line, "  final tick %.0f, whole match %.3f s (%.0f ticks/s), from the sixth seat %.3f s (%.0f ticks/s)\n",
                       json_number(o, "final_tick"), json_number(o, "match_wall_s"), json_number(o, "ticks_per_s"), json_number(o, "from_sixth_seat_s"),

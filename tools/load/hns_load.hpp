@@ -7,6 +7,8 @@
 //             with one (or more) /global spectators: bytes/s and frames/s received.
 //   fast:     one match (certification by default), six seats answering every frame with 0x85 at
 //             once: ticks/s and the wall time of the whole match, until the sockets close (1000).
+//   replay:   a long certification match (six bots) played out at 16 ticks per frame, then N /replay
+//             viewers that press 'e' once and 'b' every 250 ms: frames/s per viewer, server CPU, RSS.
 // Beast and Asio stay in hns_load.cpp.
 #include <boost/json/object.hpp>
 #include <cstdint>
@@ -15,7 +17,7 @@
 
 namespace hschool::load {
 
-enum class HnsMode { Seats, Spectate, Fast };
+enum class HnsMode { Seats, Spectate, Fast, Replay };
 
 struct HnsPlan {
     HnsMode mode = HnsMode::Seats;
@@ -25,6 +27,7 @@ struct HnsPlan {
     std::string variant;           // "" = per mode: default (seats, spectate), certification (fast)
     bool answer_ready = false;     // seats: answer each frame with 0x85 (fast mode); fast: always on
     int spectators = 1;            // spectate
+    int viewers = 64;              // replay
     double seconds = 10;           // the measurement window (spectate: each of the two windows)
     double warmup_seconds = 7;     // after every socket is open (default: 5 s start wait + 2 s)
     double timeout_seconds = 300;  // fast: the whole match must end by then

@@ -23,11 +23,14 @@ constexpr const char* kUsage =
     "         [--warmup S] [--threads 1|2] [--ramp-batch N] [--server-pid PID] [--label TEXT] [--json-only]\n"
     "       hschool-load hns-spectate --url ws://127.0.0.1:PORT --seconds S [--spectators N] [--variant V] [--warmup S] [--server-pid PID]\n"
     "       hschool-load hns-fast --url ws://127.0.0.1:PORT [--variant V] [--timeout S] [--server-pid PID]\n"
+    "       hschool-load hns-replay --url ws://127.0.0.1:PORT --seconds S [--viewers N] [--server-pid PID]\n"
     "  hns-seats:    N hide-and-seek matches (POST /api/hns/matches, default variant, no bots), six unregistered\n"
     "                /player seats each (scripted burrow); frame intervals per seat; --ready answers every frame\n"
     "                with 0x85 (fast mode), otherwise the matches pace themselves at 24 Hz\n"
     "  hns-spectate: one match with six server bots; server CPU alone, then with N /global spectators (bytes/s)\n"
     "  hns-fast:     one certification match, six seats answering 0x85 at once: ticks/s and the whole match's wall time\n"
+    "  hns-replay:   a long certification match played out, then N /replay viewers pressing 'e' once and 'b' every 250 ms:\n"
+    "                frames/s per viewer, server CPU and RSS\n"
     "Prints one JSON line and a table. Loopback servers only.\n";
 
 bool parse_url(std::string_view url, LoadPlan& plan) {
@@ -57,9 +60,12 @@ bool parse_into(int argc, char** argv, Options& o) {
     else if (scenario == "schools") o.plan.scenario = Scenario::Schools;
     else if (scenario == "idle") o.plan.scenario = Scenario::Idle;
     else if (scenario == "flood") o.plan.scenario = Scenario::Flood;
-    else if (scenario == "hns-seats" || scenario == "hns-spectate" || scenario == "hns-fast") {
+    else if (scenario == "hns-seats" || scenario == "hns-spectate" || scenario == "hns-fast" || scenario == "hns-replay") {
         o.plan.scenario = Scenario::Hns;
-        o.hns.mode = scenario == "hns-seats" ? HnsMode::Seats : scenario == "hns-spectate" ? HnsMode::Spectate : HnsMode::Fast;
+        o.hns.mode = scenario == "hns-seats"      ? HnsMode::Seats
+                     : scenario == "hns-spectate" ? HnsMode::Spectate
+                     : scenario == "hns-replay"   ? HnsMode::Replay
+                                                  : HnsMode::Fast;
     }
     else if (scenario == "--help" || scenario == "-h") return fail("help");
     else return fail("unknown scenario " + std::string(scenario));
@@ -111,6 +117,7 @@ bool parse_into(int argc, char** argv, Options& o) {
             else if (flag == "--matches") o.hns.matches = std::stoi(value);
             else if (flag == "--variant") o.hns.variant = value;
             else if (flag == "--spectators") o.hns.spectators = std::stoi(value);
+            else if (flag == "--viewers") o.hns.viewers = std::stoi(value);
             else if (flag == "--timeout") o.hns.timeout_seconds = std::stod(value);
             else return fail("unknown option " + std::string(flag));
         } catch (const std::exception&) {
@@ -134,6 +141,8 @@ bool parse_into(int argc, char** argv, Options& o) {
         if (o.hns.matches < 1 || o.hns.matches > kMaxHnsMatches) return fail("--matches must be 1.." + std::to_string(kMaxHnsMatches));
         if (o.hns.spectators < 1 || o.hns.spectators > kMaxHnsSpectators)
             return fail("--spectators must be 1.." + std::to_string(kMaxHnsSpectators));
+        if (o.hns.viewers < 1 || o.hns.viewers > kMaxHnsReplayViewers)
+            return fail("--viewers must be 1.." + std::to_string(kMaxHnsReplayViewers));
         if (o.plan.threads < 1 || o.plan.threads > kMaxThreads) return fail("--threads must be 1 or 2");
         if (!(o.hns.timeout_seconds > 0 && o.hns.timeout_seconds <= kMaxSeconds)) return fail("--timeout out of range");
         if (o.plan.ramp_batch < 1 || o.plan.ramp_batch > kMaxRampBatch) return fail("--ramp-batch out of range");

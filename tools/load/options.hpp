@@ -17,7 +17,8 @@ inline constexpr int kMaxThreads = 2;         // the brief: one or two threads
 inline constexpr int kMaxRampBatch = 4096;
 inline constexpr int kMaxFloodConnections = 64;  // a small group of hostile clients, not a load test
 inline constexpr int kMaxHnsMatches = 1000;      // hns-seats: 6,000 sockets
-inline constexpr int kMaxHnsSpectators = 64;
+inline constexpr int kMaxHnsSpectators = 256;   // issue 19: the 200th spectator's cost
+inline constexpr int kMaxHnsReplayViewers = 64;  // the server's own cap on /replay viewers
 
 struct Options {
     LoadPlan plan;
