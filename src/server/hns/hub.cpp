@@ -14,6 +14,7 @@
 #include <random>
 #include <set>
 
+#include "server/hns/limits.hpp"
 #include "server/hns/replay_viewer.hpp"
 #include "sim/hns/room_files.hpp"
 #include "store/hns_archive.hpp"
@@ -202,20 +203,79 @@ std::size_t HnsHub::running() const {
 
 namespace {
 
-// A /replay viewer that holds its place in the viewer budget for as long as its socket lives.
-class BudgetedSink final : public PeerSink {
+// A /replay viewer whose file is read and re-stepped on the hub's worker, not on the network thread
+// that upgraded it (a replay is up to 64 MiB); it holds its place in the viewer budget for as long
+// as its socket lives. Messages sent before the viewer is ready wait for it, as many as the viewer's
+// own key queue holds; more close the socket as a key flood does.
+class DeferredReplaySink final : public PeerSink, public std::enable_shared_from_this<DeferredReplaySink> {
 public:
-    BudgetedSink(std::shared_ptr<PeerSink> inner, ConnectionLimiter::Slot slot) : inner_(std::move(inner)), slot_(std::move(slot)) {}
-    void attach(std::shared_ptr<Peer> peer) override { inner_->attach(std::move(peer)); }
-    void on_message(protocol::ByteView message, bool text) override { inner_->on_message(message, text); }
+    using Open = std::function<std::variant<Rejection, std::shared_ptr<PeerSink>>()>;
+    using Submit = std::function<bool(std::function<void()>)>;
+    DeferredReplaySink(Open open, Submit submit, ConnectionLimiter::Slot slot)
+        : open_(std::move(open)), submit_(std::move(submit)), slot_(std::move(slot)) {}
+
+    void attach(std::shared_ptr<Peer> peer) override {
+        {
+            std::lock_guard lock(mutex_);
+            peer_ = peer;
+        }
+        if (!submit_([self = weak_from_this()] {
+                if (auto alive = self.lock()) alive->load();
+            }))
+            peer->close(kCloseTryAgainLater, "the server is busy; try again shortly");
+    }
+    void on_message(protocol::ByteView message, bool text) override {
+        std::shared_ptr<PeerSink> inner;
+        {
+            std::lock_guard lock(mutex_);
+            inner = inner_;
+            if (!inner) {
+                if (early_.size() >= kMaxQueuedReplayKeys) {
+                    if (peer_) peer_->close(kClosePolicy, "too many replay keys");
+                    return;
+                }
+                early_.push_back({protocol::Bytes(message.begin(), message.end()), text});
+                return;
+            }
+        }
+        inner->on_message(message, text);
+    }
     void on_closed() override {
-        inner_->on_closed();
+        std::shared_ptr<PeerSink> inner;
+        {
+            std::lock_guard lock(mutex_);
+            closed_ = true;
+            inner = std::move(inner_);
+        }
+        if (inner) inner->on_closed();
         slot_.release();
     }
 
 private:
+    void load() {
+        auto opened = open_();  // the file and the stepper, on the worker
+        std::lock_guard lock(mutex_);
+        if (closed_ || !peer_) return;
+        if (auto* refused = std::get_if<Rejection>(&opened)) {
+            std::string reason = refused->body;
+            if (!reason.empty() && reason.back() == '\n') reason.pop_back();
+            peer_->close(kCloseInternal, reason.c_str());
+            return;
+        }
+        inner_ = std::get<std::shared_ptr<PeerSink>>(std::move(opened));
+        inner_->attach(peer_);  // under the lock: a close that comes now reaches the viewer after its attach
+        for (const auto& [bytes, text] : early_) inner_->on_message(protocol::ByteView(bytes.data(), bytes.size()), text);
+        early_.clear();
+    }
+
+    const Open open_;
+    const Submit submit_;
+    ConnectionLimiter::Slot slot_;  // the network thread only
+    std::mutex mutex_;
+    std::shared_ptr<Peer> peer_;
     std::shared_ptr<PeerSink> inner_;
-    ConnectionLimiter::Slot slot_;
+    std::vector<std::pair<protocol::Bytes, bool>> early_;  // messages before the viewer was ready
+    bool closed_ = false;
 };
 
 }  // namespace
@@ -234,9 +294,9 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit(std::string_vie
         if (auto refused = admit_viewer(*query); auto* r = std::get_if<Rejection>(&refused)) return *r;
         if (!query->has("match")) return Rejection{400, "missing match\n"};
         if (!archive_) return Rejection{404, "replay is not available\n"};
-        auto bytes = archive_->replay(id);
-        if (!bytes) return Rejection{503, "replay could not be read\n"};
-        if (!*bytes) return Rejection{404, "no finished match " + id + "\n"};
+        auto file = archive_->replay_file(id);  // the row and the file's size: the file is read later
+        if (!file) return Rejection{503, "replay could not be read\n"};
+        if (!*file) return Rejection{404, "no finished match " + id + "\n"};
         ConnectionLimiter::Slot slot;
         switch (replay_limiter_.try_admit(address, slot)) {
             case ConnectionLimiter::Admission::TotalCapReached:
@@ -247,10 +307,14 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit(std::string_vie
                 return Rejection{429, "too many replay viewers from this address\n", kBudgetRetryAfterSeconds};
             case ConnectionLimiter::Admission::Admitted: break;
         }
-        auto opened = open_replay_viewer(std::move(**bytes), metrics_, replay_viewers_);
-        if (auto* refused = std::get_if<Rejection>(&opened)) return *refused;
-        return std::shared_ptr<PeerSink>(
-            std::make_shared<BudgetedSink>(std::get<std::shared_ptr<PeerSink>>(std::move(opened)), std::move(slot)));
+        auto open = [this, id]() -> std::variant<Rejection, std::shared_ptr<PeerSink>> {
+            auto bytes = archive_->replay(id);
+            if (!bytes) return Rejection{503, "replay could not be read\n"};
+            if (!*bytes) return Rejection{404, "no finished match " + id + "\n"};
+            return open_replay_viewer(std::move(**bytes), metrics_, replay_viewers_);
+        };
+        return std::shared_ptr<PeerSink>(std::make_shared<DeferredReplaySink>(
+            std::move(open), [this](std::function<void()> job) { return submit(std::move(job)); }, std::move(slot)));
     }
     auto match = find(id);
     if (!match || match->ended()) return Rejection{404, id.empty() ? "no match is running\n" : "no running match " + id + "\n"};
@@ -311,17 +375,22 @@ std::optional<HubError> HnsHub::over_address_budget(const std::string& address) 
 void HnsHub::create(CreateRequest request, std::string owner_hash, std::string address, CreateDone done) {
     if (options_.league_only) return done(create_now(request));
     if (auto over = over_address_budget(address)) return done(std::move(*over));
+    const bool queued = submit([this, request = std::move(request), owner_hash = std::move(owner_hash), address = std::move(address),
+                                done]() mutable { done(create_now(request, std::move(owner_hash), address)); });
+    if (!queued) done(HubError{503, "hub-busy", "too many matches are being created right now; try again shortly", 1});
+}
+
+bool HnsHub::submit(std::function<void()> job) {
     {
         std::lock_guard lock(mutex_);
         if (!stopping_ && jobs_.size() < kMaxPendingHubJobs) {
-            jobs_.push_back([this, request = std::move(request), owner_hash = std::move(owner_hash), address = std::move(address),
-                             done]() mutable { done(create_now(request, std::move(owner_hash), address)); });
+            jobs_.push_back(std::move(job));
             wake_.notify_all();
-            return;
+            return true;
         }
     }
     metrics_.refused("hub_jobs");
-    done(HubError{503, "hub-busy", "too many matches are being created right now; try again shortly", 1});
+    return false;
 }
 
 void HnsHub::work() {

@@ -36,7 +36,7 @@ inline constexpr std::size_t kDefaultMaxReplayViewersPerAddress = 8;
 inline constexpr std::size_t kDefaultMaxMatchesPerAddress = 8;      // live REST-made matches one address may have
 inline constexpr std::size_t kDefaultMaxViewersPerMatch = 256;      // /global, /admin and /reward sockets of one match
 inline constexpr std::size_t kDefaultMaxViewersPerAddressPerMatch = 16;
-inline constexpr std::size_t kMaxPendingHubJobs = 32;   // creates waiting for the hub's worker (503 past it)
+inline constexpr std::size_t kMaxPendingHubJobs = 128;  // creates and /replay loads waiting for the hub's worker (503/1013 past it)
 inline constexpr int kBudgetRetryAfterSeconds = 5;
 inline constexpr int kWorkerNice = 10;  // the hub's worker yields to the network threads (nice 5) and the loop
 
@@ -111,6 +111,8 @@ private:
     std::shared_ptr<LiveMatch> launch(const std::string& variant, sim::hns::GameConfig config, int bots, bool is_default,
                                       std::string owner_hash, std::string address, std::string& error);
     std::optional<HubError> over_address_budget(const std::string& address) const;
+    // Queues work for the worker (creates, /replay loads); false when the queue is full or stopping.
+    bool submit(std::function<void()> job);
     void work();
     Permission permission(std::string_view credential, std::string_view owner_hash) const;
     void supervise();

@@ -17,6 +17,7 @@ inline constexpr std::uint16_t kCloseBadPayload = 1007;     // a malformed Sprit
 inline constexpr std::uint16_t kClosePolicy = 1008;         // refused after the upgrade (duplicate name, kicked, over a limit)
 inline constexpr std::uint16_t kCloseTooBig = 1009;         // an over-long 0x81 text
 inline constexpr std::uint16_t kCloseInternal = 1011;
+inline constexpr std::uint16_t kCloseTryAgainLater = 1013;  // the server is busy right now
 
 // One binary message for many sockets (a spectators' shared frame): built once by the match,
 // framed once by the transport (whichever peer sends it first), the same bytes for every socket.
