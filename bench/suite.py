@@ -87,6 +87,11 @@ def connection_limit_args(build, refused=False):
         if m:
             low = re.search(r"in \[(\d+)", m.group(0))
             args = ["--max-connections-per-ip", PER_IP_FALLBACK if low and int(low.group(1)) > 0 else "0"]
+        # The per-address budgets of later servers (plain HTTP, hide-and-seek): 0 lifts each.
+        for option in ("--max-http-connections-per-ip", "--hns-max-matches-per-ip", "--hns-max-viewers-per-ip",
+                       "--hns-max-viewers-per-match", "--hns-max-replay-viewers-per-ip"):
+            if option in text:
+                args += [option, "0"]
         _limit_args[build] = args
     return _limit_args[build]
 
@@ -813,7 +818,7 @@ def scaling_tables(results):
     return "\n".join(lines)
 
 
-SECTIONS = ("micro", "floor", "startup", "load", "hostile", "peer", "syscalls", "hns", "hns-live")
+SECTIONS = ("micro", "floor", "startup", "load", "hostile", "peer", "syscalls", "hns", "hns-live", "hns-crowd")
 
 HNS_RUNS = 5  # whole matches per variant; the median is reported
 HNS_TARGET_TICKS_PER_S = 5000  # issue 11: a default match (~2,700 ticks) in under 0.5 s on one core
@@ -863,15 +868,21 @@ HNS_LIVE = {"matches": 100, "seconds": 15, "warmup": 7, "repeats": 2, "spectate_
 HNS_LIVE_TARGETS = {"seats_server_cpu_pct": 100.0, "seats_interval_p99_ms": 50.0, "fast_ticks_per_s": 1000.0}
 
 
-def run_hns_tool(build, mods, mode, args, timeout):
-    """One hschool-load hns-* run against a fresh server; its JSON plus the load average around it."""
-    server = Server(build, mods, ["--hns-max-matches", HNS_LIVE["max_matches"]])
+def run_hns_tool(build, mods, mode, args, timeout, extra=(), metrics=()):
+    """One hschool-load hns-* run against a fresh server; its JSON plus the load average around it,
+    and the named /metrics series read from the server after the run."""
+    server = Server(build, mods, ["--hns-max-matches", HNS_LIVE["max_matches"]] + list(extra))
     try:
         cmd = [load_binary(build), mode, "--url", f"ws://127.0.0.1:{server.port}", "--server-pid", str(server.pid),
                "--json-only"] + args
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         result = last_json(proc.stdout, {"error": f"no JSON from {' '.join(cmd)}: {proc.stderr[-500:]}"})
         result["loadavg_1m_at_end"] = os.getloadavg()[0]
+        if metrics:
+            text = http_text(server.port, "/metrics")
+            for name in metrics:
+                m = re.search(r"^" + re.escape(name) + r" (\S+)$", text, re.M)
+                result.setdefault("metrics", {})[name] = float(m.group(1)) if m else None
         return result
     finally:
         server.stop()
@@ -893,6 +904,100 @@ def run_hns_live(build, mods, quick=False):
         print(f"hns-live: fast certification match ({i + 1}) ...", file=sys.stderr)
         out["fast"].append(run_hns_tool(build, mods, "hns-fast", ["--timeout", "300"], 300 + h["slack_s"]))
     return out
+
+
+def http_text(port, path, timeout=5):
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=timeout) as r:
+            return r.read().decode("utf-8", "replace")
+    except Exception:
+        return ""
+
+
+# Issue 19: spectators and replay viewers in numbers. Every load comes from 127.0.0.1, so the
+# per-address viewer caps are lifted when this server has them (read from --help, like the
+# connection cap). crowd: one default match with six bots watched by 1 and then 200 /global
+# spectators (fresh servers): the first spectator's CPU, and the mean of the 2nd..200th; replay: a
+# ~3,800-tick replay with 64 viewers pressing 'e' once and 'b' every 250 ms.
+HNS_CROWD = {"spectators": (1, 200), "seconds": 10, "warmup": 4, "replay_viewers": 64, "replay_seconds": 10, "slack_s": 180}
+HNS_CROWD_TARGETS = {"marginal_over_first": 1 / 20}
+HNS_CROWD_METRICS = ('hschool_hns_spectator_encodes_total{kind="delta"}', 'hschool_hns_spectator_encodes_total{kind="keyframe"}',
+                     'hschool_hns_viewer_resyncs_total{stream="global"}', 'hschool_hns_viewer_resyncs_total{stream="replay"}',
+                     'hschool_hns_frame_bytes_total{stream="global"}', 'hschool_hns_ticks_total')
+
+
+def hns_viewer_cap_args(build):
+    try:
+        text = subprocess.run([os.path.join(build, "hschool-server"), "--help"], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        text = ""
+    args = []
+    for option in ("--hns-max-viewers-per-ip", "--hns-max-replay-viewers-per-ip"):
+        if re.search(re.escape(option) + r"\b", text):
+            args += [option, "0"]
+    return args
+
+
+def run_hns_crowd(build, mods, quick=False):
+    c = HNS_CROWD
+    caps = hns_viewer_cap_args(build)
+    seconds = 5 if quick else c["seconds"]
+    out = {"spectate": [], "replay": []}
+    for k in c["spectators"]:
+        print(f"hns-crowd: {k} /global spectator(s) of one match ...", file=sys.stderr)
+        out["spectate"].append(run_hns_tool(build, mods, "hns-spectate", ["--spectators", str(k), "--threads", "2", "--seconds",
+                                                                          str(seconds), "--warmup", str(c["warmup"])],
+                                            2 * seconds + c["warmup"] + c["slack_s"], caps, HNS_CROWD_METRICS))
+    print(f"hns-crowd: {c['replay_viewers']} /replay viewers pressing e then b ...", file=sys.stderr)
+    out["replay"].append(run_hns_tool(build, mods, "hns-replay", ["--viewers", str(c["replay_viewers"]), "--threads", "2", "--seconds",
+                                                                  str(5 if quick else c["replay_seconds"]), "--warmup", "2"],
+                                      c["slack_s"] + 60, caps, HNS_CROWD_METRICS))
+    return out
+
+
+def hns_crowd_summary(crowd):
+    """The first spectator's CPU (with 1 − without) and the mean of each added one up to the last run."""
+    runs = [r for r in crowd.get("spectate", []) if "error" not in r and "with_spectators" in r]
+    if len(runs) < 2:
+        return {}
+    cpu = lambda r, k: (r.get(k, {}).get("server_cpu_pct") or 0.0)  # noqa: E731
+    first = cpu(runs[0], "with_spectators") - cpu(runs[0], "without_spectator")
+    last = runs[-1]
+    n = last.get("spectators", 0)
+    added = (cpu(last, "with_spectators") - cpu(last, "without_spectator") - first) / max(1, n - 1)
+    return {"first_pct": first, "marginal_pct": added, "spectators": n,
+            "ratio": added / first if first > 0 else None}
+
+
+def hns_crowd_table(crowd):
+    g = lambda r, k: r.get(k, 0.0) or 0.0  # noqa: E731
+    rows = ["\nissue 19: spectators and replay viewers (fresh server per run; per-address viewer caps lifted)"]
+    for r in crowd.get("spectate", []):
+        if "error" in r:
+            rows.append(f"  spectate: error {r['error']}")
+            continue
+        a, w, m = r.get("without_spectator", {}), r.get("with_spectators", {}), r.get("metrics", {})
+        rows.append(f"  {r.get('spectators')} spectator(s) of a default match with six bots: server CPU {g(a, 'server_cpu_pct'):.1f} % "
+                    f"without, {g(w, 'server_cpu_pct'):.1f} % with; {g(w, 'bytes_per_s') / 1e6:.1f} MB/s delivered in all, "
+                    f"seat Hz p50 {g(w, 'seat_hz_p50'):.1f} min {g(w, 'seat_hz_min'):.1f}; RSS {g(w, 'server_rss_mib'):.1f} MiB "
+                    f"(peak {g(w, 'server_hwm_mib'):.1f}); shared diffs {m.get(HNS_CROWD_METRICS[0])}, keyframes "
+                    f"{m.get(HNS_CROWD_METRICS[1])}, resyncs {m.get(HNS_CROWD_METRICS[2])}")
+    s = hns_crowd_summary(crowd)
+    if s:
+        ok = s["ratio"] is not None and s["ratio"] <= HNS_CROWD_TARGETS["marginal_over_first"]
+        rows.append(f"  first spectator {s['first_pct']:.2f} % of a core; each of the 2nd..{s['spectators']}th "
+                    f"{s['marginal_pct']:.3f} % (ratio {s['ratio'] if s['ratio'] is None else round(s['ratio'], 3)}) "
+                    f"[target <= 1/20 of the first: {'met' if ok else 'NOT met'}]")
+    for r in crowd.get("replay", []):
+        if "error" in r:
+            rows.append(f"  replay: error {r['error']}")
+            continue
+        m = r.get("metrics", {})
+        rows.append(f"  {r.get('viewers')} /replay viewers of a {r.get('final_tick')}-tick replay pressing e then b every 250 ms: "
+                    f"{r.get('opened')}/{r.get('sockets')} open, frames/s per viewer p50 {g(r, 'seat_hz_p50'):.1f} min "
+                    f"{g(r, 'seat_hz_min'):.1f}; server CPU {g(r, 'server_cpu_pct'):.1f} %, RSS {g(r, 'server_rss_mib'):.1f} MiB "
+                    f"({g(r, 'server_rss_before_mib'):.1f} before the viewers); resyncs {m.get(HNS_CROWD_METRICS[3])}")
+    return "\n".join(rows)
 
 
 def hns_live_table(live):
@@ -1015,6 +1120,8 @@ def main():
         results["hns"] = run_hns(args.build, args.quick)
     if "hns-live" in sections:
         results["hns_live"] = run_hns_live(args.build, args.mods, args.quick)
+    if "hns-crowd" in sections:
+        results["hns_crowd"] = run_hns_crowd(args.build, args.mods, args.quick)
     if "floor" in results and results["load"]:
         results["targets_table"] = targets_table(results)
     results["loadavg_at_end"] = os.getloadavg()
@@ -1044,6 +1151,8 @@ def main():
         print(hns_table(results["hns"]))
     if results.get("hns_live"):
         print(hns_live_table(results["hns_live"]))
+    if results.get("hns_crowd"):
+        print(hns_crowd_table(results["hns_crowd"]))
     if "targets_table" in results:
         print("\ntargets")
         for row in results["targets_table"]:
