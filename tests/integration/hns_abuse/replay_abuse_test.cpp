@@ -1,7 +1,8 @@
 // /replay viewers under attack (issue 19 point 5), against the real server: 64 viewers of a long
 // replay press 'e' once and then 'b' every 250 ms, and every one of them still gets frames (before,
 // each 'b' re-stepped the replay from tick 0 and the 64 threads were CPU-bound at 0.4 frames/s);
-// a flood of keys closes its socket with 1008.
+// a viewer that stops reading for a while is resynced, not closed; a flood of keys closes its
+// socket with 1008.
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -73,6 +74,38 @@ TEST(HnsReplayAbuse, SixtyFourViewersPressingEndThenBackAllKeepGettingFrames) {
     const auto rss_after = rss_bytes(server.pid()).value_or(0);
     std::cout << "[ replay   ] server RSS " << (rss_before >> 20) << " → " << (rss_after >> 20) << " MB\n";
     EXPECT_LT(rss_after, rss_before + kMaxRssGrowth);
+}
+
+TEST(HnsReplayAbuse, AViewerThatStopsReadingIsResyncedNotClosed) {
+    constexpr auto kStall = 8000ms;  // --write-stall-ms: the pause stays well within it
+    constexpr auto kPause = 3000ms;
+    TempDir dir;
+    ServerProcess server(server_args(dir, {"--write-stall-ms", std::to_string(kStall.count())}));
+    ASSERT_TRUE(server.started()) << server.output();
+    const std::string id = create_bot_match(server.port(), "certification");
+    ASSERT_FALSE(id.empty());
+    ASSERT_EQ(hns::play_out(server.port(), id), std::optional<std::uint16_t>(1000));
+    const std::string resyncs = R"(hschool_hns_viewer_resyncs_total{stream="replay"})";
+    const double before = counter(server.port(), resyncs);
+    auto viewer = sprite_socket(server.port(), "/replay?match=" + id, 1, 64 * 1024);
+    ASSERT_TRUE(viewer);
+    ASSERT_TRUE(send_text_key(*viewer, "6"));  // 16 ticks a frame: big frames, so the pause overflows
+    ASSERT_TRUE(send_text_key(*viewer, "r"));  // and loop, so it never runs out of replay
+    std::this_thread::sleep_for(kPause);
+    EXPECT_GE(counter(server.port(), resyncs), before + 1) << "the paused viewer never fell behind";
+    // Reading again: what the kernel held, then a keyframe (a second header), then frames.
+    int headers = 0, after = 0;
+    const auto until = Clock::now() + 20s;
+    while (Clock::now() < until && after < 20) {
+        auto event = viewer->read(100ms);
+        if (std::holds_alternative<WsEnded>(event)) FAIL() << "the paused viewer was closed: " << describe(event);
+        auto* m = std::get_if<WsMessage>(&event);
+        if (!m || m->op != opcode::kBinary) continue;
+        if (is_global_header(m->payload)) ++headers;
+        else if (headers >= 2) ++after;
+    }
+    EXPECT_GE(headers, 2) << "no keyframe after the pause";
+    EXPECT_GE(after, 20);
 }
 
 TEST(HnsReplayAbuse, AFloodOfKeysClosesTheViewerWith1008) {
