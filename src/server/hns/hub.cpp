@@ -14,6 +14,7 @@
 #include <random>
 #include <set>
 
+#include "server/hns/budget.hpp"
 #include "server/hns/limits.hpp"
 #include "server/hns/replay_viewer.hpp"
 #include "sim/hns/room_files.hpp"
@@ -298,15 +299,9 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit(std::string_vie
         if (!file) return Rejection{503, "replay could not be read\n"};
         if (!*file) return Rejection{404, "no finished match " + id + "\n"};
         ConnectionLimiter::Slot slot;
-        switch (replay_limiter_.try_admit(address, slot)) {
-            case ConnectionLimiter::Admission::TotalCapReached:
-                metrics_.refused("replay_viewers");
-                return Rejection{503, "too many replay viewers\n", kBudgetRetryAfterSeconds};
-            case ConnectionLimiter::Admission::AddressCapReached:
-                metrics_.refused("replay_viewers_per_address");
-                return Rejection{429, "too many replay viewers from this address\n", kBudgetRetryAfterSeconds};
-            case ConnectionLimiter::Admission::Admitted: break;
-        }
+        static constexpr BudgetAnswers kReplayViewers{"replay_viewers", "too many replay viewers\n", "replay_viewers_per_address",
+                                                      "too many replay viewers from this address\n", kBudgetRetryAfterSeconds};
+        if (auto refused = refusal_of(replay_limiter_.try_admit(address, slot), kReplayViewers, metrics_)) return *refused;
         auto open = [this, id]() -> std::variant<Rejection, std::shared_ptr<PeerSink>> {
             auto bytes = archive_->replay(id);
             if (!bytes) return Rejection{503, "replay could not be read\n"};

@@ -8,6 +8,7 @@
 
 #include "protocol/sprite_v1.hpp"
 #include "server/hns/limits.hpp"
+#include "server/hns/budget.hpp"
 #include "server/hns/live_match_state.hpp"
 #include "server/hns/live_seats.hpp"
 #include "sim/hns/records.hpp"
@@ -185,15 +186,10 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> LiveMatch::admit(Endpoint end
             if (auto refused = admit_viewer(query); auto* r = std::get_if<Rejection>(&refused)) return *r;
         }
         ConnectionLimiter::Slot slot;
-        switch (viewer_limiter_->try_admit(address, slot)) {
-            case ConnectionLimiter::Admission::TotalCapReached:
-                metrics_.refused("viewers_per_match");
-                return Rejection{503, "this match has as many viewers as it can take\n", kViewerRetryAfterSeconds};
-            case ConnectionLimiter::Admission::AddressCapReached:
-                metrics_.refused("viewers_per_address");
-                return Rejection{429, "too many viewers of this match from this address\n", kViewerRetryAfterSeconds};
-            case ConnectionLimiter::Admission::Admitted: break;
-        }
+        static constexpr BudgetAnswers kViewers{"viewers_per_match", "this match has as many viewers as it can take\n",
+                                                "viewers_per_address", "too many viewers of this match from this address\n",
+                                                kViewerRetryAfterSeconds};
+        if (auto refused = refusal_of(viewer_limiter_->try_admit(address, slot), kViewers, metrics_)) return *refused;
         auto sink = std::make_shared<Sink>(weak_from_this(), next_socket_++, endpoint, controls);
         sink->hold(viewer_limiter_, std::move(slot));
         return std::shared_ptr<PeerSink>(std::move(sink));

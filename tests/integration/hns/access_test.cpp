@@ -14,11 +14,9 @@
 namespace hschool::test::hns {
 namespace {
 
-std::string read_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    std::string s = text.str();
+// The operator's token file's one line.
+std::string read_token(const std::filesystem::path& path) {
+    std::string s = read_file(path);
     while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
     return s;
 }
@@ -78,7 +76,7 @@ class OwnersMode : public ::testing::Test {
 protected:
     void SetUp() override {
         ASSERT_TRUE(server->started()) << server->output();
-        admin = read_file(admin_file);
+        admin = read_token(admin_file);
         ASSERT_EQ(admin.size(), 64U);
     }
     std::vector<std::string> args() {
@@ -172,7 +170,7 @@ TEST_F(OwnersMode, ArchivedMatchesKeepTheirOwnerAcrossARestart) {
     ASSERT_EQ(server->stop(SIGTERM), 0);
     server = std::make_unique<ServerProcess>(args());
     ASSERT_TRUE(server->started()) << server->output();
-    EXPECT_EQ(read_file(admin_file), admin) << "the operator's token is reused";
+    EXPECT_EQ(read_token(admin_file), admin) << "the operator's token is reused";
     EXPECT_EQ(match_json(server->port(), mine.id).at("phase"), "finished");
     const std::string path = "/api/hns/matches/" + mine.id;
     EXPECT_EQ(http_request(server->port(), "DELETE", path).status, 401U);

@@ -13,13 +13,6 @@
 namespace hschool::test::hns {
 namespace {
 
-std::string read_file(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 TEST(HnsDropIn, RunsOneMatchWritesItsFilesAndExits) {
     TempDir dir;
     const auto config = dir.path() / "config.json";
