@@ -31,7 +31,7 @@ std::string finished_long_match(std::uint16_t port) {
 
 TEST(HnsReplayAbuse, SixtyFourViewersPressingEndThenBackAllKeepGettingFrames) {
     TempDir dir;
-    ServerProcess server(server_args(dir));
+    ServerProcess server(server_args(dir), rss_launch());
     ASSERT_TRUE(server.started()) << server.output();
     const std::string id = finished_long_match(server.port());
     ASSERT_FALSE(id.empty()) << "the match did not finish";

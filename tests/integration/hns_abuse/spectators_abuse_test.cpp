@@ -65,7 +65,7 @@ TEST(HnsSpectatorsAbuse, ManySpectatorsCostTheMatchOneEncodePerTick) {
 
 TEST(HnsSpectatorsAbuse, ASlowSpectatorIsResyncedNotClosedAndOneThatNeverReadsGoesAfterTheStall) {
     TempDir dir;
-    ServerProcess server(server_args(dir, {"--write-stall-ms", std::to_string(kWriteStall.count())}));
+    ServerProcess server(server_args(dir, {"--write-stall-ms", std::to_string(kWriteStall.count())}), rss_launch());
     ASSERT_TRUE(server.started()) << server.output();
     const std::string id = create_bot_match(server.port(), "certification");
     ASSERT_FALSE(id.empty());
