@@ -818,7 +818,7 @@ def scaling_tables(results):
     return "\n".join(lines)
 
 
-SECTIONS = ("micro", "floor", "startup", "load", "hostile", "peer", "syscalls", "hns", "hns-live", "hns-crowd")
+SECTIONS = ("micro", "floor", "startup", "load", "hostile", "peer", "syscalls", "hns", "hns-live", "hns-crowd", "hns-all")
 
 HNS_RUNS = 5  # whole matches per variant; the median is reported
 HNS_TARGET_TICKS_PER_S = 5000  # issue 11: a default match (~2,700 ticks) in under 0.5 s on one core
@@ -953,6 +953,55 @@ def run_hns_crowd(build, mods, quick=False):
                                                                   str(5 if quick else c["replay_seconds"]), "--warmup", "2"],
                                       c["slack_s"] + 60, caps, HNS_CROWD_METRICS))
     return out
+
+
+# Issue 19, all at once on one server: 100 default matches with six scripted seats each, 64 replay
+# viewers seeking and 200 spectators of one match, each load in its own hschool-load process.
+HNS_ALL = {"matches": 100, "replay_viewers": 64, "spectators": 200, "seconds": 20, "warmup": 6, "slack_s": 240}
+
+
+def run_hns_all(build, mods, quick=False):
+    a = HNS_ALL
+    seconds = 8 if quick else a["seconds"]
+    server = Server(build, mods, ["--hns-max-matches", "200"] + hns_viewer_cap_args(build))
+    try:
+        url = f"ws://127.0.0.1:{server.port}"
+        common = ["--url", url, "--server-pid", str(server.pid), "--json-only", "--warmup", str(a["warmup"])]
+        loads = {
+            "seats": [load_binary(build), "hns-seats", "--matches", str(a["matches"]), "--seconds", str(seconds)] + common,
+            "replay": [load_binary(build), "hns-replay", "--viewers", str(a["replay_viewers"]), "--threads", "1",
+                       "--seconds", str(seconds)] + common,
+            "spectate": [load_binary(build), "hns-spectate", "--spectators", str(a["spectators"]), "--threads", "1",
+                         "--seconds", str(seconds)] + common,
+        }
+        print(f"hns-all: {a['matches']} matches x 6 seats + {a['replay_viewers']} replay viewers + {a['spectators']} spectators, "
+              f"{seconds} s ...", file=sys.stderr)
+        procs = {name: subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for name, cmd in loads.items()}
+        out = {}
+        for name, proc in procs.items():
+            try:
+                stdout, stderr = proc.communicate(timeout=2 * seconds + a["warmup"] + a["slack_s"])
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                stdout, stderr = proc.communicate()
+            out[name] = last_json(stdout, {"error": f"no JSON from hns-all {name}: {stderr[-500:]}"})
+        out["loadavg_1m_at_end"] = os.getloadavg()[0]
+        return out
+    finally:
+        server.stop()
+
+
+def hns_all_table(all_at_once):
+    seats, replay, spectate = (all_at_once.get(k, {}) for k in ("seats", "replay", "spectate"))
+    rows = ["", "hns-all: 100 matches x 6 seats + 64 replay viewers + 200 spectators on one server, one sitting",
+            f"  load average at the end: {all_at_once.get('loadavg_1m_at_end', 0):.1f}"]
+    for name, part in (("seats", seats), ("replay", replay), ("spectate", spectate)):
+        if "error" in part:
+            rows.append(f"  {name}: {part['error']}")
+            continue
+        keys = [k for k in part if isinstance(part[k], (int, float))]
+        rows.append(f"  {name}: " + ", ".join(f"{k}={part[k]:.4g}" for k in sorted(keys)))
+    return "\n".join(rows)
 
 
 def hns_crowd_summary(crowd):
@@ -1122,6 +1171,8 @@ def main():
         results["hns_live"] = run_hns_live(args.build, args.mods, args.quick)
     if "hns-crowd" in sections:
         results["hns_crowd"] = run_hns_crowd(args.build, args.mods, args.quick)
+    if "hns-all" in sections:
+        results["hns_all"] = run_hns_all(args.build, args.mods, args.quick)
     if "floor" in results and results["load"]:
         results["targets_table"] = targets_table(results)
     results["loadavg_at_end"] = os.getloadavg()
@@ -1153,6 +1204,8 @@ def main():
         print(hns_live_table(results["hns_live"]))
     if results.get("hns_crowd"):
         print(hns_crowd_table(results["hns_crowd"]))
+    if results.get("hns_all"):
+        print(hns_all_table(results["hns_all"]))
     if "targets_table" in results:
         print("\ntargets")
         for row in results["targets_table"]:
