@@ -456,16 +456,6 @@ std::optional<MatchView> HnsHub::get(const std::string& id) {
     return view_of_archived(**archived);
 }
 
-std::variant<std::string, HubError> HnsHub::replay(const std::string& id) {
-    if (auto match = find(id); match && !match->ended())
-        return HubError{409, "match-running", "match " + id + " is still running; its replay is saved when it ends"};
-    if (!archive_) return HubError{404, "not-found", "no finished match " + id};
-    auto bytes = archive_->replay(id);
-    if (!bytes) return HubError{503, "store-unavailable", bytes.error().message};
-    if (!*bytes) return HubError{404, "not-found", "no finished match " + id};
-    return std::move(**bytes);
-}
-
 std::variant<std::string, HubError> HnsHub::replay_file(const std::string& id) {
     if (auto match = find(id); match && !match->ended())
         return HubError{409, "match-running", "match " + id + " is still running; its replay is saved when it ends"};

@@ -93,7 +93,6 @@ public:
                                                  const std::string& address = {});
     std::vector<MatchView> list();
     std::optional<MatchView> get(const std::string& id);
-    std::variant<std::string, HubError> replay(const std::string& id);
     // The finished match's replay file (checked, not read) for a download that streams it.
     std::variant<std::string, HubError> replay_file(const std::string& id);
     std::optional<HubError> remove(const std::string& id, std::string_view credential = {});
