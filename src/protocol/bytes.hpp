@@ -20,8 +20,10 @@ public:
 
     void u8(std::uint8_t v) { out_.push_back(v); }
     void u16(std::uint16_t v) { put(v, 2); }
+    void u24(std::uint32_t v) { put(v, 3); }
     void u32(std::uint32_t v) { put(v, 4); }
     void u64(std::uint64_t v) { put(v, 8); }
+    void i8(std::int8_t v) { u8(static_cast<std::uint8_t>(v)); }
     void i32(std::int32_t v) { u32(static_cast<std::uint32_t>(v)); }
     void i64(std::int64_t v) { u64(static_cast<std::uint64_t>(v)); }
     void f32(float v) { u32(std::bit_cast<std::uint32_t>(v)); }
@@ -48,8 +50,15 @@ public:
         return true;
     }
     bool u16(std::uint16_t& v) { return get(v, 2); }
+    bool u24(std::uint32_t& v) { return get(v, 3); }
     bool u32(std::uint32_t& v) { return get(v, 4); }
     bool u64(std::uint64_t& v) { return get(v, 8); }
+    bool i8(std::int8_t& v) {
+        std::uint8_t u = 0;
+        if (!u8(u)) return false;
+        v = static_cast<std::int8_t>(u);
+        return true;
+    }
     bool i32(std::int32_t& v) {
         std::uint32_t u = 0;
         if (!u32(u)) return false;

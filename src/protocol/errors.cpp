@@ -14,6 +14,7 @@ const char* describe(DecodeError error) {
         case DecodeError::LengthTooLarge: return "string longer than allowed";
         case DecodeError::CountTooLarge: return "element count larger than allowed";
         case DecodeError::InvalidUtf8: return "string is not valid UTF-8";
+        case DecodeError::InvalidFieldMask: return "flag or field-mask bits this version does not define";
     }
     return "unknown decode error";
 }

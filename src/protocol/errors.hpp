@@ -13,6 +13,7 @@ enum class DecodeError : std::uint8_t {
     LengthTooLarge,  // a string length above its named maximum
     CountTooLarge,   // an element count above its maximum or the bytes left
     InvalidUtf8,     // a string that is not well-formed UTF-8
+    InvalidFieldMask,  // v5: a flags or field-mask byte with bits the version does not define
 };
 
 const char* describe(DecodeError error);

@@ -22,6 +22,9 @@ public:
 
     bool u8(const std::uint8_t& v) { return writer_.u8(v), true; }
     bool u16(const std::uint16_t& v) { return writer_.u16(v), true; }
+    // A 3-byte field: a value above 0xFFFFFF is the writer's bug, refused like an over-long string.
+    bool u24(const std::uint32_t& v) { return v > 0xFFFFFF ? fail(DecodeError::CountTooLarge) : (writer_.u24(v), true); }
+    bool i8(const std::int8_t& v) { return writer_.i8(v), true; }
     bool u32(const std::uint32_t& v) { return writer_.u32(v), true; }
     bool i32(const std::int32_t& v) { return writer_.i32(v), true; }
     bool i64(const std::int64_t& v) { return writer_.i64(v), true; }
@@ -43,6 +46,8 @@ public:
     }
 
     std::optional<DecodeError> error() const { return error_; }
+    // A codec's own check failed (a value the reader would refuse): stops with that error.
+    bool invalid(DecodeError e) { return fail(e); }
 
 private:
     bool string(const std::string& s, std::size_t max_bytes, int width) {
@@ -68,6 +73,8 @@ public:
 
     bool u8(std::uint8_t& v) { return reader_.u8(v) || truncated(); }
     bool u16(std::uint16_t& v) { return reader_.u16(v) || truncated(); }
+    bool u24(std::uint32_t& v) { return reader_.u24(v) || truncated(); }
+    bool i8(std::int8_t& v) { return reader_.i8(v) || truncated(); }
     bool u32(std::uint32_t& v) { return reader_.u32(v) || truncated(); }
     bool i32(std::int32_t& v) { return reader_.i32(v) || truncated(); }
     bool i64(std::int64_t& v) { return reader_.i64(v) || truncated(); }
@@ -100,7 +107,9 @@ public:
     }
 
     bool finished() const { return reader_.at_end(); }
+    std::size_t remaining() const { return reader_.remaining(); }
     std::optional<DecodeError> error() const { return error_; }
+    bool invalid(DecodeError e) { return fail(e); }
 
 private:
     bool string(std::string& s, std::size_t max_bytes, int width) {

@@ -3,6 +3,7 @@
 
 #include "protocol/v1.hpp"
 #include "protocol/v4.hpp"
+#include "protocol/v5.hpp"
 #include "vectors.hpp"
 
 namespace hschool {
@@ -12,6 +13,7 @@ using boost::json::object;
 using boost::json::value;
 namespace p1 = protocol::v1;
 namespace p4 = protocol::v4;
+namespace p5 = protocol::v5;
 
 std::int64_t i(const object& o, const char* key) { return o.at(key).to_number<std::int64_t>(); }
 template <class T>
@@ -78,6 +80,49 @@ p4::ServerMessage v4_server(const std::string& type, const object& o) {
     throw std::runtime_error("unknown v4 server type " + type);
 }
 
+p5::ClientMessage v5_client(const std::string& type, const object& o) {
+    if (type == "Hello") return p5::Hello{u<std::uint8_t>(o, "version"), s(o, "name")};
+    if (type == "Input") return p5::Input{u<std::uint32_t>(o, "seq"), u<std::uint8_t>(o, "mask")};
+    if (type == "Ping") return p5::Ping{i(o, "clientTimeMs")};
+    throw std::runtime_error("unknown v5 client type " + type);
+}
+p5::Frame v5_frame(const object& o) {
+    p5::Frame m{u<std::uint32_t>(o, "tick"), u<std::uint32_t>(o, "baseTick"), u<std::uint8_t>(o, "flags"),
+                u<std::uint32_t>(o, "ackSeq"), u<std::uint8_t>(o, "inputQueue"), u<std::uint8_t>(o, "mask"),
+                f(o, "selfX"), f(o, "selfY"), {}, {}, {}, u<std::uint8_t>(o, "farCols"), u<std::uint8_t>(o, "farRows"), {}};
+    for (const auto& v : o.at("leaves").as_array()) m.leaves.push_back(static_cast<std::uint16_t>(v.to_number<int>()));
+    for (const auto& v : o.at("enters").as_array()) {
+        const auto& e = v.as_object();
+        m.enters.push_back({u<std::uint16_t>(e, "slot"), u<std::uint32_t>(e, "id"), u<std::uint16_t>(e, "qx"),
+                            u<std::uint16_t>(e, "qy"), u<std::uint32_t>(e, "colour")});
+    }
+    for (const auto& v : o.at("updates").as_array()) {
+        const auto& e = v.as_object();
+        m.updates.push_back({u<std::uint16_t>(e, "slot"), u<std::uint8_t>(e, "form"), u<std::int8_t>(e, "dx"),
+                             u<std::int8_t>(e, "dy"), u<std::uint8_t>(e, "fields"), u<std::uint16_t>(e, "qx"),
+                             u<std::uint16_t>(e, "qy"), u<std::uint32_t>(e, "colour")});
+    }
+    for (const auto& v : o.at("far").as_array()) m.far.push_back(static_cast<std::uint8_t>(v.to_number<int>()));
+    return m;
+}
+p5::ServerMessage v5_server(const std::string& type, const object& o) {
+    if (type == "Welcome")
+        return p5::Welcome{u<std::uint8_t>(o, "version"),  u<std::uint32_t>(o, "playerId"), u<std::uint16_t>(o, "selfSlot"),
+                           u<std::uint8_t>(o, "tickRate"), f(o, "width"),                  f(o, "height"),
+                           f(o, "playerSpeed"),            f(o, "playerRadius"),           u<std::int8_t>(o, "quantumExp"),
+                           u<std::uint16_t>(o, "cellSize"), u<std::uint8_t>(o, "gridCols"), u<std::uint8_t>(o, "gridRows"),
+                           u<std::uint8_t>(o, "windowCells"), u<std::uint8_t>(o, "farEvery")};
+    if (type == "Pong") return p5::Pong{i(o, "clientTimeMs"), u<std::uint32_t>(o, "serverTick")};
+    if (type == "StaticWorld") {
+        p5::StaticWorld m{u<std::uint32_t>(o, "firstId"), u<std::uint32_t>(o, "colour"), {}};
+        for (const auto& v : o.at("obstacles").as_array())
+            m.obstacles.push_back({f(v.as_object(), "x"), f(v.as_object(), "y"), f(v.as_object(), "radius")});
+        return m;
+    }
+    if (type == "Frame") return v5_frame(o);
+    throw std::runtime_error("unknown v5 server type " + type);
+}
+
 std::string error_name(protocol::DecodeError e) {
     using protocol::DecodeError;
     switch (e) {
@@ -87,6 +132,7 @@ std::string error_name(protocol::DecodeError e) {
         case DecodeError::LengthTooLarge: return "LengthTooLarge";
         case DecodeError::CountTooLarge: return "CountTooLarge";
         case DecodeError::InvalidUtf8: return "InvalidUtf8";
+        case DecodeError::InvalidFieldMask: return "InvalidFieldMask";
     }
     return "?";
 }
@@ -155,6 +201,29 @@ TEST(GoldenVectors, V4ValidFramesDecodeToTheirFieldsAndEncodeToTheirBytes) {
     });
 }
 
+TEST(GoldenVectors, V5ValidFramesDecodeToTheirFieldsAndEncodeToTheirBytes) {
+    for_each_vector("v5.json", "valid", [](const object& o, const protocol::Bytes& bytes) {
+        const auto type = s(o, "type");
+        const auto& fields = o.at("fields").as_object();
+        if (s(o, "direction") == "client") {
+            const auto expected = v5_client(type, fields);
+            auto decoded = p5::decode_client(bytes);
+            ASSERT_TRUE(decoded.ok()) << protocol::describe(decoded.error());
+            EXPECT_EQ(*decoded, expected);
+            expect_encodes_to<p5::Unknown>(expected, bytes, [](const auto& m) { return p5::encode(m); });
+        } else {
+            const auto expected = v5_server(type, fields);
+            auto decoded = p5::decode_server(bytes);
+            ASSERT_TRUE(decoded.ok()) << protocol::describe(decoded.error());
+            EXPECT_EQ(*decoded, expected);
+            expect_encodes_to<p5::Unknown>(expected, bytes, [](const auto& m) { return p5::encode(m); });
+            if (const auto* frame = std::get_if<p5::Frame>(&expected)) {
+                EXPECT_EQ(p5::frame_bytes(*frame), bytes.size());
+            }
+        }
+    });
+}
+
 template <class DecodeClient, class DecodeServer>
 void check_malformed(const char* file, DecodeClient decode_client, DecodeServer decode_server) {
     for_each_vector(file, "malformed", [&](const object& o, const protocol::Bytes& bytes) {
@@ -167,6 +236,7 @@ void check_malformed(const char* file, DecodeClient decode_client, DecodeServer 
 
 TEST(GoldenVectors, V1MalformedFramesGiveTheirError) { check_malformed("v1.json", p1::decode_client, p1::decode_server); }
 TEST(GoldenVectors, V4MalformedFramesGiveTheirError) { check_malformed("v4.json", p4::decode_client, p4::decode_server); }
+TEST(GoldenVectors, V5MalformedFramesGiveTheirError) { check_malformed("v5.json", p5::decode_client, p5::decode_server); }
 
 template <class Unknown, class DecodeClient, class DecodeServer>
 void check_unknown(const char* file, DecodeClient decode_client, DecodeServer decode_server) {
@@ -188,6 +258,7 @@ void check_unknown(const char* file, DecodeClient decode_client, DecodeServer de
 
 TEST(GoldenVectors, V1UnknownIdsAreIgnoredNotErrors) { check_unknown<p1::Unknown>("v1.json", p1::decode_client, p1::decode_server); }
 TEST(GoldenVectors, V4UnknownIdsAreIgnoredNotErrors) { check_unknown<p4::Unknown>("v4.json", p4::decode_client, p4::decode_server); }
+TEST(GoldenVectors, V5UnknownIdsAreIgnoredNotErrors) { check_unknown<p5::Unknown>("v5.json", p5::decode_client, p5::decode_server); }
 
 }  // namespace
 }  // namespace hschool

@@ -7,7 +7,8 @@ export type DecodeError =
   | 'TrailingBytes' // bytes left after the last field
   | 'LengthTooLarge' // a string length above its named maximum
   | 'CountTooLarge' // an element count above its maximum or the bytes left
-  | 'InvalidUtf8'; // a string that is not well-formed UTF-8
+  | 'InvalidUtf8' // a string that is not well-formed UTF-8
+  | 'InvalidFieldMask'; // v5: a flags or field-mask byte with bits the version does not define
 
 export type Decoded<T> = { ok: true; message: T } | { ok: false; error: DecodeError };
 

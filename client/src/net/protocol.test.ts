@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { bytesToHex, hexToBytes, v1, v4 } from './protocol';
+import { bytesToHex, hexToBytes, v1, v4, v5 } from './protocol';
 import type { Decoded } from './protocol';
 
 interface VectorFile {
@@ -26,6 +26,7 @@ interface Codec {
 const suites: Array<[string, Codec, VectorFile]> = [
   ['v1', v1 as unknown as Codec, loadVectors('v1.json')],
   ['v4', v4 as unknown as Codec, loadVectors('v4.json')],
+  ['v5', v5 as unknown as Codec, loadVectors('v5.json')],
 ];
 
 const normaliseHex = (hex: string) => hex.trim().toLowerCase().split(/\s+/).filter(Boolean).join(' ');
@@ -86,7 +87,7 @@ const FUZZ_FRAMES = 3000;
 const FUZZ_MAX_LENGTH = 64;
 
 describe('decoders on random bytes', () => {
-  const decoders = [v1.decodeClient, v1.decodeServer, v4.decodeClient, v4.decodeServer];
+  const decoders = [v1.decodeClient, v1.decodeServer, v4.decodeClient, v4.decodeServer, v5.decodeClient, v5.decodeServer];
   it('return a result and never throw', () => {
     const random = seededRandom(42);
     let failures = 0;
@@ -114,6 +115,7 @@ describe('decoders on random bytes', () => {
       [v4.decodeServer, v4.encodeServer],
       [v4.decodeClient, v4.encodeClient],
       [v1.decodeClient, v1.encodeClient],
+      [v5.decodeClient, v5.encodeClient],
     ] as const;
     for (let i = 0; i < FUZZ_FRAMES; i++) {
       const frame = new Uint8Array(1 + Math.floor(random() * 16));

@@ -1,6 +1,7 @@
-// The client's wire codec for both protocol versions; layouts in docs/protocol.md and the spec.
-// Keep in sync with src/protocol/v1.hpp and v4.hpp (same message and field names, camelCased).
+// The client's wire codec for every protocol version; layouts in docs/protocol.md and the spec.
+// Keep in sync with src/protocol/v1.hpp, v4.hpp and v5.hpp (same message and field names, camelCased).
 export * as v1 from './protocolV1';
 export * as v4 from './protocolV4';
+export * as v5 from './protocolV5';
 export { EncodeError, bytesToHex, hexToBytes } from './codec';
 export type { DecodeError, Decoded, Unknown } from './codec';
