@@ -11,6 +11,7 @@ packages=(
   libboost1.81-dev libboost-json1.81-dev
   libsqlitecpp-dev libsqlite3-dev libspdlog-dev libfmt-dev libcli11-dev prometheus-cpp-dev
   libhowardhinnant-date-dev libutfcpp-dev zlib1g-dev libsnappy-dev libssl-dev
+  libcurl4-openssl-dev
 )
 # Node.js may come from elsewhere with npm bundled; Debian's packages only when there is none.
 command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
