@@ -19,7 +19,7 @@ std::uint32_t ArenaService::apply(const sim::arena::ArenaCommand& command) {
 
 void ArenaService::join(const cmd::ArenaJoin& command) {
     if (index_.contains(command.connection.id)) return;
-    if (!world_.can_join()) {
+    if (!world_.can_join() || world_.entity_count() + 1 > protocol::v1::kMaxEntitiesPerFrame) {
         // A snapshot with one more avatar would not fit the 64 KiB frame clients accept.
         command.connection.outbox->request_close({protocol::CloseCode::TryAgainLater, "arena is full"});
         return;

@@ -54,7 +54,7 @@ void ArenaWorld::step() {
 }
 
 bool ArenaWorld::can_join() const {
-    return entity_count() + 1 <= v1::kMaxEntitiesPerFrame && next_network_id_ <= kLastNetworkId;
+    return player_count() < kMaxPlayers && next_network_id_ <= kLastNetworkId;
 }
 
 std::uint32_t ArenaWorld::join(const JoinCommand& command) {

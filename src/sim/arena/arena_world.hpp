@@ -17,6 +17,9 @@ namespace hschool::sim::arena {
 // Replication id 0 means "no entity" (apply() returns it for anything but a successful join).
 inline constexpr std::uint32_t kNoId = 0;
 inline constexpr std::uint32_t kFirstNetworkId = 1;
+// Most avatars at once: every one needs a v5 slot, and a v5 keyframe lists at most 16,383.
+// v1's smaller ceiling (a 64 KiB snapshot) is the server's to apply to v1 clients.
+inline constexpr std::size_t kMaxPlayers = 16383;
 
 class ArenaWorld {
 public:
@@ -40,7 +43,7 @@ public:
     std::size_t entity_count() const { return by_network_id_.size(); }
     std::size_t player_count() const { return registry_.pool<PlayerControl>().size(); }
     std::size_t obstacle_count() const { return registry_.pool<StaticObstacle>().size(); }
-    // False when one more player would not fit in a snapshot frame.
+    // False when kMaxPlayers avatars are in (or the ids ran out).
     bool can_join() const;
     const ArenaSettings& settings() const { return settings_; }
 

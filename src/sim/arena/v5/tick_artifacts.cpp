@@ -1,0 +1,53 @@
+#include "sim/arena/v5/tick_artifacts.hpp"
+
+#include <algorithm>
+
+namespace hschool::sim::arena::v5 {
+
+TickArtifacts build_artifacts(std::uint32_t tick, const ArenaSettings& settings, const std::vector<PlayerInput>& players) {
+    TickArtifacts t;
+    t.tick = tick;
+    t.grid = grid_for(settings);
+    t.quantum_exp = quantum_exp_for(settings);
+    const std::size_t cells = t.grid.cells();
+    std::vector<std::uint16_t> cell_of_player(players.size());
+    std::uint16_t slots = 0;
+    t.cell_start.assign(cells + 1, 0);
+    for (std::size_t i = 0; i < players.size(); ++i) {
+        cell_of_player[i] = cell_of(players[i].x, players[i].y, t.grid);
+        ++t.cell_start[cell_of_player[i] + 1];
+        slots = std::max<std::uint16_t>(slots, static_cast<std::uint16_t>(players[i].slot + 1));
+    }
+    t.far.resize(cells);
+    for (std::size_t c = 0; c < cells; ++c) {
+        t.far[c] = static_cast<std::uint8_t>(std::min<std::uint32_t>(t.cell_start[c + 1], 255));
+        t.cell_start[c + 1] += t.cell_start[c];
+    }
+    // Counting sort in slot order: walk the players by slot, so each cell's run comes out sorted.
+    std::vector<std::uint32_t> by_slot(slots, UINT32_MAX);
+    for (std::size_t i = 0; i < players.size(); ++i) by_slot[players[i].slot] = static_cast<std::uint32_t>(i);
+    t.by_cell.resize(players.size());
+    t.self.resize(slots);
+    std::vector<std::uint32_t> next(t.cell_start.begin(), t.cell_start.end() - 1);
+    for (std::uint32_t index : by_slot) {
+        if (index == UINT32_MAX) continue;
+        const PlayerInput& p = players[index];
+        const std::uint16_t cell = cell_of_player[index];
+        t.by_cell[next[cell]++] = {p.slot, p.id, quantise(p.x, t.quantum_exp), quantise(p.y, t.quantum_exp), p.colour};
+        t.self[p.slot] = {true, p.ack_seq, p.input_queue, p.mask, p.x, p.y, cell};
+    }
+    return t;
+}
+
+void TickArtifacts::visible_in(const Window& window, std::vector<Visible>& out) const {
+    out.clear();
+    for (int row = window.row0; row < window.row1; ++row) {
+        const std::size_t first = static_cast<std::size_t>(row) * grid.cols;
+        const auto begin = by_cell.begin() + cell_start[first + static_cast<std::size_t>(window.col0)];
+        const auto end = by_cell.begin() + cell_start[first + static_cast<std::size_t>(window.col1)];
+        out.insert(out.end(), begin, end);
+    }
+    std::sort(out.begin(), out.end(), [](const Visible& a, const Visible& b) { return a.slot < b.slot; });
+}
+
+}  // namespace hschool::sim::arena::v5
