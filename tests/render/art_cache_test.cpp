@@ -1,6 +1,10 @@
 // The shared art: blocks are built once, hold no slack, and cone pixels follow 64 directions.
 #include <gtest/gtest.h>
 
+#include <barrier>
+#include <thread>
+#include <vector>
+
 #include "render/hns/art_cache.hpp"
 #include "render/hns/canvas.hpp"
 
@@ -47,6 +51,23 @@ TEST(ArtCache, ARepeatedRequestCompressesNothingNew) {
     const auto before = rh::blocks_compressed();
     for (int i = 0; i < 10; ++i) (void)rh::cog_block(Team::Blue, 5, 1);
     EXPECT_EQ(rh::blocks_compressed(), before);
+}
+
+TEST(ArtCache, ThreadsMissingTheSameBlockTogetherDrawItOnce) {
+    // 64 replay viewers jumping to one tick all miss the same cone: one draws, the rest wait for it.
+    constexpr int kThreads = 8;
+    const auto before = rh::blocks_compressed();
+    std::barrier start(kThreads);
+    std::vector<rh::Block> got(kThreads);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < kThreads; ++i)
+        threads.emplace_back([&, i] {
+            start.arrive_and_wait();
+            got[static_cast<std::size_t>(i)] = rh::cone_block(200, true, 340, 35, 2);  // a 2x cone: ~10 ms to draw
+        });
+    for (auto& t : threads) t.join();
+    EXPECT_EQ(rh::blocks_compressed(), before + 1);
+    for (const auto& block : got) EXPECT_EQ(block.get(), got[0].get());
 }
 
 }  // namespace

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <mutex>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "protocol/sprite_pixels.hpp"
 #include "render/hns/art.hpp"
@@ -14,7 +16,9 @@ namespace hschool::render::hns {
 namespace {
 
 std::mutex g_mutex;
+std::condition_variable g_built;         // a key left g_building
 std::unordered_map<std::string, Block> g_blocks;
+std::unordered_set<std::string> g_building;  // keys some thread is drawing now
 std::size_t g_bytes = 0;  // compressed bytes held by g_blocks
 std::atomic<std::size_t> g_compressed{0};
 
@@ -23,14 +27,28 @@ Block compress(const Canvas& canvas) {
     return std::make_shared<const protocol::Bytes>(protocol::sprite_v1::compress_rgba(canvas.pixels()));
 }
 
-// Draws and compresses outside the lock; a racing duplicate is dropped in favour of the first.
+// Draws and compresses outside the lock, one thread per key: 64 replay viewers jumping to the same
+// tick all miss the same 2x cone, and each drawing its own 7.4 MB canvas at once was most of the
+// server's RSS peak (issue 19). The others wait for the first and take its block.
 Block cached(const std::string& key, const std::function<Canvas()>& draw) {
     {
-        std::lock_guard lock(g_mutex);
+        std::unique_lock lock(g_mutex);
+        g_built.wait(lock, [&] { return !g_building.contains(key); });
         if (auto it = g_blocks.find(key); it != g_blocks.end()) return it->second;
+        g_building.insert(key);
     }
-    Block block = compress(draw());
+    Block block;
+    try {
+        block = compress(draw());
+    } catch (...) {
+        std::lock_guard lock(g_mutex);
+        g_building.erase(key);
+        g_built.notify_all();
+        throw;
+    }
     std::lock_guard lock(g_mutex);
+    g_building.erase(key);
+    g_built.notify_all();
     if (g_blocks.size() >= kMaxCachedBlocks || g_bytes + block->size() > kMaxCachedBytes) return block;
     auto [it, inserted] = g_blocks.emplace(key, std::move(block));
     if (inserted) g_bytes += it->second->size();
