@@ -27,6 +27,11 @@ struct ArenaJoin {
     ConnectionRef connection;
     std::string name;
 };
+// A v5 Hello: the avatar's Frames are per-connection deltas, its inputs one command per tick.
+struct ArenaJoinV5 {
+    ConnectionRef connection;
+    std::string name;
+};
 struct ArenaInput {
     ConnectionId connection = 0;
     std::uint32_t sequence = 0;
@@ -61,7 +66,7 @@ struct Task {
 };
 }  // namespace cmd
 
-using Command = std::variant<cmd::ArenaJoin, cmd::ArenaInput, cmd::SchoolsJoin, cmd::OpenSchool, cmd::CloseSchool,
+using Command = std::variant<cmd::ArenaJoin, cmd::ArenaJoinV5, cmd::ArenaInput, cmd::SchoolsJoin, cmd::OpenSchool, cmd::CloseSchool,
                              cmd::SetRunning, cmd::SetSpeed, cmd::Disconnect, cmd::Task>;
 
 }  // namespace hschool::server

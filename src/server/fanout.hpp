@@ -4,6 +4,7 @@
 // per (group, thread) instead of one locked push per connection, and each outbox is filled by
 // the thread that also writes it.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -20,6 +21,8 @@ public:
     virtual ~FanOut() = default;
     // Pushes frame into every outbox of the list, counting drops under version.
     virtual void deliver(std::uint32_t shard, Frame frame, std::shared_ptr<const OutboxList> outboxes, WireVersion version) = 0;
+    // Runs work for a shard's connections on the thread that writes them (v5: per-connection encodes).
+    virtual void run(std::uint32_t shard, std::function<void()> task) = 0;
 };
 
 // Pushes on the calling thread (unit tests, and a server without network threads).
@@ -27,6 +30,7 @@ class DirectFanOut final : public FanOut {
 public:
     explicit DirectFanOut(Metrics& metrics) : metrics_(metrics) {}
     void deliver(std::uint32_t shard, Frame frame, std::shared_ptr<const OutboxList> outboxes, WireVersion version) override;
+    void run(std::uint32_t, std::function<void()> task) override { task(); }
 
 private:
     Metrics& metrics_;

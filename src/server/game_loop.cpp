@@ -49,6 +49,7 @@ void GameLoop::drain_commands() {
     for (auto& command : draining_) {
         std::visit(Overloaded{
                        [&](cmd::ArenaJoin& c) { world_.arena.join(c); },
+                       [&](cmd::ArenaJoinV5& c) { world_.arena.join_v5(c); },
                        [&](cmd::ArenaInput& c) { world_.arena.input(c); },
                        [&](cmd::SchoolsJoin& c) { world_.schools.join(c); },
                        [&](cmd::OpenSchool& c) { world_.schools.open(c); },

@@ -26,6 +26,13 @@ inline constexpr std::size_t kMaxSpriteInboundBytes = 40 * 1024;
 inline constexpr std::size_t kMaxReliableFrames = 256;       // reliable frames queued before we give up
 inline constexpr std::size_t kMaxReliableBytes = 8 * 1024 * 1024;
 inline constexpr int kMaxCatchUpSteps = 5;                   // steps simulated after a stall
+// Arena v5: one command per tick, queued; a connection with this many Frames unwritten is skipped
+// (its next Frame coalesces), and the kernel holds at most this much unsent on its socket.
+inline constexpr std::size_t kV5InputFifo = 8;
+inline constexpr std::size_t kV5QueuedFrames = 2;
+inline constexpr int kV5NotSentLowatBytes = 16 * 1024;
+inline constexpr std::size_t kDefaultMaxPlayers = 8000;       // avatars in the arena, v1 and v5 together
+inline constexpr std::size_t kMaxMaxPlayers = 16383;          // every avatar needs a v5 slot
 inline constexpr std::size_t kMaxHttpHeaderBytes = 8 * 1024;
 inline constexpr std::size_t kMaxHttpBodyBytes = 64 * 1024;
 inline constexpr auto kHttpRequestTimeout = 10s;             // whole request, headers and body

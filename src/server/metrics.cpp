@@ -15,6 +15,7 @@ const char* label(WireVersion v) {
     switch (v) {
         case WireVersion::Arena: return "1";
         case WireVersion::Schools: return "4";
+        case WireVersion::ArenaV5: return "5";
         case WireVersion::Sprite: return "sprite";
         case WireVersion::None: break;
     }
@@ -26,12 +27,13 @@ std::size_t slot(WireVersion v) {
         case WireVersion::Arena: return 1;
         case WireVersion::Schools: return 2;
         case WireVersion::Sprite: return 3;
+        case WireVersion::ArenaV5: return 4;
         case WireVersion::None: break;
     }
     return 0;
 }
 
-constexpr std::size_t kVersions = 4;
+constexpr std::size_t kVersions = 5;
 
 }  // namespace
 
@@ -72,7 +74,7 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
     auto& dropped = BuildCounter().Name("hschool_frames_dropped_total").Help("Tick frames dropped by back pressure (drop-oldest)").Register(*registry_);
     auto& rejected = BuildCounter().Name("hschool_frames_rejected_total").Help("Inbound frames rejected as malformed").Register(*registry_);
     auto& budget = BuildCounter().Name("hschool_ws_budget_exceeded_total").Help("WebSockets closed (1008) for sending over their inbound budget").Register(*registry_);
-    for (WireVersion v : {WireVersion::None, WireVersion::Arena, WireVersion::Schools, WireVersion::Sprite}) {
+    for (WireVersion v : {WireVersion::None, WireVersion::Arena, WireVersion::Schools, WireVersion::Sprite, WireVersion::ArenaV5}) {
         const Labels l{{"version", label(v)}};
         const auto i = slot(v);
         f_->connections[i] = &connections.Add(l);

@@ -17,7 +17,7 @@ namespace hschool::server {
 
 // Protocol a connection speaks; None until its Hello arrives.
 // Sprite: the hide-and-seek sockets (/player, /global, /admin, /reward, /replay), which have no Hello.
-enum class WireVersion : std::uint8_t { None = 0, Arena = 1, Schools = 4, Sprite = 0x53 };
+enum class WireVersion : std::uint8_t { None = 0, Arena = 1, Schools = 4, ArenaV5 = 5, Sprite = 0x53 };
 
 class Metrics final : public hns::HnsMetrics {
 public:

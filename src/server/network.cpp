@@ -41,6 +41,13 @@ public:
         });
     }
 
+    void run(std::uint32_t shard, std::function<void()> task) override {
+        threads_[shard % threads_.size()]->post([task = std::move(task)] {
+            const WakeBatch wakes;  // one drain for the whole shard
+            task();
+        });
+    }
+
 private:
     std::vector<std::unique_ptr<NetworkThread>>& threads_;
     Metrics& metrics_;

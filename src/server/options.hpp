@@ -26,6 +26,7 @@ struct ServerOptions {
     NetworkConfig network;  // address, port and io_threads above are copied in; the limits live here
     int io_threads = kDefaultIoThreads;
     sim::arena::ArenaSettings arena;
+    std::size_t max_players = kDefaultMaxPlayers;  // avatars in the arena; one more gets 1013
     std::optional<std::filesystem::path> record_path;
     // Hide-and-seek (docs/hide-and-seek.md): the default match's variant, the cap on live matches,
     // and the league runners' drop-in mode, read from COGAME_* variables rather than flags.

@@ -69,6 +69,14 @@ std::size_t Outbox::push_tick(Frame frame) {
     return dropped;
 }
 
+bool Outbox::push_delta(Frame frame) {
+    std::unique_lock lock(mutex_);
+    if (!welcomed_ || close_) return false;
+    deltas_.push_back(std::move(frame));
+    wake_if_idle(lock);
+    return true;
+}
+
 bool Outbox::push_stream(Frame frame) {
     std::unique_lock lock(mutex_);
     if (close_) return false;
@@ -108,6 +116,7 @@ Outbox::Next Outbox::next() {
         reliable_.clear();
         ticks_.clear();
         stream_.clear();
+        deltas_.clear();
         return {nullptr, close_};
     }
     if (!control_.empty()) {
@@ -124,6 +133,11 @@ Outbox::Next Outbox::next() {
     if (welcomed_ && !stream_.empty()) {
         Frame frame = std::move(stream_.front());
         stream_.pop_front();
+        return {std::move(frame), std::nullopt};
+    }
+    if (!deltas_.empty()) {
+        Frame frame = std::move(deltas_.front());
+        deltas_.pop_front();
         return {std::move(frame), std::nullopt};
     }
     if (!ticks_.empty()) {
@@ -143,6 +157,11 @@ std::size_t Outbox::queued_ticks() const {
 std::size_t Outbox::queued_reliable() const {
     std::lock_guard lock(mutex_);
     return reliable_.size();
+}
+
+std::size_t Outbox::queued_deltas() const {
+    std::lock_guard lock(mutex_);
+    return deltas_.size();
 }
 
 std::size_t Outbox::queued_stream() const {

@@ -64,6 +64,9 @@ public:
     // never a reason to close; the sender bounds the lane and clears it whole to resync the viewer.
     // False when the outbox is closing.
     bool push_stream(Frame frame);
+    // v5 delta Frames: never dropped (each is coded against the one before); the sender skips a
+    // connection whose lane is full instead. False when the outbox is closed or not yet welcomed.
+    bool push_delta(Frame frame);
     // Drops the stream frames the writer has not taken yet; returns how many.
     std::size_t clear_stream();
     // Asks the session to close after what is already being written; first request wins.
@@ -80,6 +83,7 @@ public:
     std::size_t queued_ticks() const;
     std::size_t queued_reliable() const;
     std::size_t queued_stream() const;
+    std::size_t queued_deltas() const;
 
 private:
     void wake_if_idle(std::unique_lock<std::mutex>& lock);
@@ -93,6 +97,7 @@ private:
     std::size_t reliable_bytes_ = 0;
     std::deque<Frame> ticks_;
     std::deque<Frame> stream_;
+    std::deque<Frame> deltas_;
     std::optional<CloseRequest> close_;
 };
 

@@ -5,12 +5,14 @@
 #include "protocol/hello.hpp"
 #include "protocol/v1.hpp"
 #include "protocol/v4.hpp"
+#include "protocol/v5.hpp"
 
 namespace hschool::server::dispatch {
 namespace {
 
 namespace v1 = protocol::v1;
 namespace v4 = protocol::v4;
+namespace v5 = protocol::v5;
 using protocol::CloseCode;
 
 Action on_hello(const Context& context, protocol::ByteView message) {
@@ -21,6 +23,12 @@ Action on_hello(const Context& context, protocol::ByteView message) {
         if (!decoded) return Reject{CloseCode::InvalidPayload, protocol::describe(decoded.error())};
         return Promote{WireVersion::Arena, v1::kMaxInboundFrameBytes,
                        cmd::ArenaJoin{context.connection, std::get<v1::Hello>(*decoded).name}};
+    }
+    if (*version == v5::kVersion) {
+        const auto decoded = v5::decode_client(message);
+        if (!decoded) return Reject{CloseCode::InvalidPayload, protocol::describe(decoded.error())};
+        return Promote{WireVersion::ArenaV5, v5::kMaxInboundFrameBytes,
+                       cmd::ArenaJoinV5{context.connection, std::get<v5::Hello>(*decoded).name}};
     }
     if (*version == v4::kVersion) {
         const auto decoded = v4::decode_client(message);
@@ -45,6 +53,25 @@ Action on_arena(const Context& context, protocol::ByteView message) {
             } else if constexpr (std::is_same_v<M, v1::Ping>) {
                 // Answered here, not on the next tick, so the round trip measures the network.
                 return Reply{v1::encode(v1::Pong{m.client_time_ms, context.tick})};
+            } else {
+                return Ignore{};
+            }
+        },
+        decoded.value());
+}
+
+Action on_arena_v5(const Context& context, protocol::ByteView message) {
+    auto decoded = v5::decode_client(message);
+    if (!decoded) return Reject{CloseCode::InvalidPayload, protocol::describe(decoded.error())};
+    return std::visit(
+        [&](auto& m) -> Action {
+            using M = std::decay_t<decltype(m)>;
+            if constexpr (std::is_same_v<M, v5::Hello>) {
+                return Reject{CloseCode::InvalidPayload, "second Hello"};
+            } else if constexpr (std::is_same_v<M, v5::Input>) {
+                return Post{cmd::ArenaInput{context.connection.id, m.seq, m.mask}};
+            } else if constexpr (std::is_same_v<M, v5::Ping>) {
+                return Reply{v5::encode(v5::Pong{m.client_time_ms, context.tick})};
             } else {
                 return Ignore{};
             }
@@ -86,6 +113,7 @@ Action on_message(const Context& context, protocol::ByteView message, bool text)
         case WireVersion::None: return on_hello(context, message);
         case WireVersion::Arena: return on_arena(context, message);
         case WireVersion::Schools: return on_schools(context, message);
+        case WireVersion::ArenaV5: return on_arena_v5(context, message);
         case WireVersion::Sprite: break;  // Sprite v1 sockets hand their messages to their match
     }
     return Reject{CloseCode::InternalError, "unknown session state", false};

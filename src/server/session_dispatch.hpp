@@ -1,6 +1,6 @@
 #pragma once
 // What a WebSocket session does with one complete client message, decided without sockets:
-// Hello picks the protocol (1 → arena, 4 → schools), later messages become loop commands, an
+// Hello picks the protocol (1 and 5 → arena, 4 → schools), later messages become loop commands, an
 // immediate reply (Pong) or a close code. The transport (ws_session.cpp) only carries out the answer.
 #include <cstddef>
 #include <cstdint>

@@ -157,7 +157,8 @@ public:
         if (sink_) sink_->on_closed();  // the match forgets the socket (also when the upgrade failed)
         sink_.reset();
         if (was != State::Upgrading) {
-            if (version_ == WireVersion::Arena || version_ == WireVersion::Schools) shared_.loop.post(cmd::Disconnect{id_});
+            if (version_ == WireVersion::Arena || version_ == WireVersion::ArenaV5 || version_ == WireVersion::Schools)
+                shared_.loop.post(cmd::Disconnect{id_});
             outbox_->request_close({CloseCode::Normal, "finished"});  // the loop's pushes become no-ops
             shared_.sessions.remove(id_);
             thread_.sessions.erase(id_);
@@ -338,6 +339,11 @@ private:
                            version_ = promote.version;
                            state_ = State::Open;
                            reader_.set_max_message_bytes(promote.max_inbound_bytes);
+                           if (version_ == WireVersion::ArenaV5) {
+                               // Deltas skip rather than queue: the kernel must not hide stale Frames.
+                               ::setsockopt(socket_.native_handle(), IPPROTO_TCP, TCP_NOTSENT_LOWAT, &kV5NotSentLowatBytes,
+                                            sizeof kV5NotSentLowatBytes);
+                           }
                            shared_.metrics.connection_promoted(version_);
                            arm_liveness(shared_.config.ping_interval);
                            spdlog::debug("event=hello connection={} version={}", id_, static_cast<int>(version_));

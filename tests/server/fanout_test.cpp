@@ -30,6 +30,7 @@ struct ShardRecorder final : FanOut {
         calls.push_back({shard, outboxes->size()});
         direct.deliver(shard, std::move(frame), std::move(outboxes), version);
     }
+    void run(std::uint32_t, std::function<void()> task) override { task(); }
     DirectFanOut direct;
     std::vector<std::pair<std::uint32_t, std::size_t>> calls;
 };
