@@ -26,6 +26,8 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
     app.add_option("--io-threads", o.io_threads, "Network threads")->check(CLI::Range(1, 64));
     app.add_option("--max-connections", o.network.max_connections, "Open WebSocket connections in all (0: no cap)");
+    app.add_option("--max-players", o.max_players, "Avatars in the arena, v1 and v5 together (v1 joins also stop at a full 64 KiB snapshot)")
+        ->check(CLI::Range(std::size_t{1}, kMaxMaxPlayers));
     app.add_option("--max-connections-per-ip", o.network.max_connections_per_ip,
                    "Open WebSocket connections from one client address (0: no cap)");
     app.add_option("--max-http-connections", o.network.max_http_connections, "Open plain HTTP connections in all (0: no cap); the next gets 503");

@@ -86,7 +86,7 @@ int run_server(const ServerOptions& options) {
         }
     }
 
-    ArenaService arena(options.arena, metrics, recorder.get());
+    ArenaService arena(options.arena, metrics, recorder.get(), options.max_players);
     SchoolsService schools(static_cast<std::uint8_t>(options.tick_rate), metrics, store->get());
     for (auto& school : loaded) schools.add(std::move(school));
     World world(arena, schools);
