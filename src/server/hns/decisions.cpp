@@ -102,7 +102,7 @@ TurnOutcome resolve_prompt_turn(const sim::hns::Order& burrow) {
     TurnOutcome out;
     out.order = burrow;
     out.source = OrderSource::Fallback;
-    out.fallback_cause = kCauseNoModel;
+    out.fallback_cause = kCauseNoCredentials;
     return out;
 }
 

@@ -60,7 +60,9 @@ const char* order_source_text(OrderSource source);
 
 inline constexpr const char* kCauseTimeout = "timeout";
 inline constexpr const char* kCauseParseError = "parse_error";
-inline constexpr const char* kCauseNoModel = "no_model";  // ours: a prompt seat; we call no model
+inline constexpr const char* kCauseNoCredentials = "no_credentials";  // a prompt seat with no model to ask
+inline constexpr const char* kNoModelDetail = "no language model is configured for this turn; playing burrow";
+inline constexpr const char* kSourceLlm = "llm";  // a prompt seat's directive source when its model answered
 
 struct TurnOutcome {
     sim::hns::Order order;
@@ -74,7 +76,7 @@ struct TurnOutcome {
 // too long); `standing` its previous order (null if none); `burrow` the burrow order for this turn.
 TurnOutcome resolve_external_turn(const Reply* reply, const sim::hns::Order* standing,
                                   const sim::hns::Order& burrow);
-// A prompt seat's turn: burrow with a fallback record.
+// A prompt seat's turn when no model can be asked: burrow with a no_credentials fallback record.
 TurnOutcome resolve_prompt_turn(const sim::hns::Order& burrow);
 
 }  // namespace hschool::server::hns

@@ -3,7 +3,9 @@
 // steps, live_frames.cpp the frames and the published view. Private to those three files.
 #include <array>
 #include <chrono>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "protocol/bytes.hpp"
 #include "render/hns/stream.hpp"
 #include "server/hns/decisions.hpp"
+#include "server/hns/llm_client.hpp"
 #include "server/hns/live_match.hpp"
 #include "server/hns/observation.hpp"
 #include "server/hns/pacing.hpp"
@@ -109,6 +112,11 @@ struct MatchRuntime {
     std::array<Reservation, 6> reserved{};
     std::vector<SeatClaim> published_claims;  // the seats as the admission check last saw them
     std::string end_reason;                   // set when the server ended the match early ("replay_limit")
+    // Prompt seats' model client, made at the first turn that has a prompt seat (a restart drops
+    // it: a 401 turns it off for one match only). `stopping`: the match is asked to stop, so a
+    // model wait ends early.
+    std::unique_ptr<LlmClient> llm;
+    std::function<bool()> stopping = [] { return false; };
     SteadyClock::time_point loop_start{};
     std::uint64_t start_ms = 0;               // the replay header's start time
 };

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "server/hns/live_seats.hpp"
+#include "server/hns/llm_settings.hpp"
 #include "server/hns/rewards.hpp"
 #include "sim/hns/baselines.hpp"
 #include "sim/hns/records.hpp"
@@ -161,6 +162,7 @@ void restart(MatchRuntime& rt, HnsMetrics& metrics) {
     rt.turn_waiting = false;
     rt.last_turn_key = -1;
     rt.speed_index = kDefaultSpeedIndex;
+    rt.llm.reset();
 }
 
 void on_text(MatchRuntime& rt, SocketState& socket, const MatchEvent& e) {
@@ -203,6 +205,51 @@ void remember(MatchRuntime& rt, int slot, const sh::Order& order, const std::str
 std::string last_result_text(const sh::Sim& sim, int slot) {
     const auto& results = sim.last_results();
     return slot < static_cast<int>(results.size()) ? sh::action_result_text(results[static_cast<std::size_t>(slot)]) : "";
+}
+
+// What every seat remembers, as the observation reads it.
+std::array<SeatMemory, kSeats> seat_memory(const MatchRuntime& rt) {
+    std::array<SeatMemory, kSeats> memory;
+    for (std::size_t i = 0; i < memory.size(); ++i) {
+        memory[i] = rt.seats[i].memory;
+        memory[i].last_order = rt.seats[i].has_order ? &rt.seats[i].order : nullptr;
+    }
+    return memory;
+}
+
+// The prompt seats' turn: one parallel batch (and a retry) on this thread, then each seat's order
+// or burrow, with the fallback records, the directive and the llm/fallback turn counts.
+void ask_models(MatchRuntime& rt, const std::vector<LlmSeatAsk>& asks, int turn, HnsMetrics& metrics,
+                std::vector<std::pair<int, std::string>>& says) {
+    const LlmTurnResult result = rt.llm->run_turn(asks, order_context(rt.sim), rt.stopping);
+    const auto ms = now_ms(rt);
+    for (const LlmFallbackNote& note : result.notes) {
+        metrics.fallback(note.cause.c_str());
+        rt.writer.chat(ms, 0, sh::fallback_record(rt.sim, note.slot, turn, note.cause, note.attempt, note.detail));
+    }
+    for (const LlmSeatAnswer& answer : result.answers) {
+        const int s = answer.slot;
+        SeatState& seat = rt.seats[static_cast<std::size_t>(s)];
+        const sh::Order burrow = sh::baseline_order(sh::Baseline::Burrow, rt.sim, rt.driver, s, turn);
+        sh::Order order = burrow;
+        std::string result_text = last_result_text(rt.sim, s);
+        if (answer.ok) {
+            bool rejected = false;
+            order = sh::resolve_reply(seat.has_order ? &seat.order : nullptr, answer.order, burrow, rejected);
+            if (rejected) {
+                rt.sim.add_orders_rejected(s);
+                result_text = sh::kResultUnknownObject;
+            }
+            rt.sim.add_llm_turn(s);
+            metrics.decision_latency(static_cast<double>(answer.latency_ms) / 1000.0);
+        } else {
+            rt.sim.add_fallback_turn(s);
+        }
+        rt.writer.chat(ms, s, sh::directive_record(rt.sim, s, turn, order, result_text, answer.ok ? kSourceLlm : "fallback",
+                                                   answer.ok ? answer.latency_ms : 0));
+        remember(rt, s, order, result_text);
+        says.emplace_back(s, order.say);
+    }
 }
 
 }  // namespace
@@ -380,6 +427,7 @@ bool begin_turn(MatchRuntime& rt, SteadyClock::time_point now, HnsMetrics& metri
     const auto ms = now_ms(rt);
     bool awaiting = false;
     std::vector<std::pair<int, std::string>> says;
+    std::vector<LlmSeatAsk> asks;
     for (int s = 0; s < n; ++s) {
         if (rt.sim.frozen_seeker(s)) continue;
         SeatState& seat = rt.seats[static_cast<std::size_t>(s)];
@@ -394,21 +442,26 @@ bool begin_turn(MatchRuntime& rt, SteadyClock::time_point now, HnsMetrics& metri
             break;
         }
         case PolicyKind::Prompt: {
+            if (!rt.llm) rt.llm = std::make_unique<LlmClient>(process_llm_settings(), rt.sim.config());
+            if (rt.llm->live()) {
+                const Registration* r = seat.registration.current();
+                const auto memory = seat_memory(rt);
+                asks.push_back(LlmSeatAsk{s, r ? r->prompt : std::string(),
+                                          observation_json(ObservationInput{rt.sim, rt.driver, s, *turn, true, memory})});
+                break;
+            }
+            // No credentials (or a 401 earlier in the match): burrow at once, no network wait.
             const auto outcome = resolve_prompt_turn(sh::baseline_order(sh::Baseline::Burrow, rt.sim, rt.driver, s, *turn));
             rt.sim.add_fallback_turn(s);
-            metrics.fallback(kCauseNoModel);
-            rt.writer.chat(ms, s, sh::fallback_record(rt.sim, s, *turn, kCauseNoModel));
+            metrics.fallback(kCauseNoCredentials);
+            rt.writer.chat(ms, 0, sh::fallback_record(rt.sim, s, *turn, kCauseNoCredentials, 1, kNoModelDetail));
             rt.writer.chat(ms, s, sh::directive_record(rt.sim, s, *turn, outcome.order, last, order_source_text(outcome.source), 0));
             remember(rt, s, outcome.order, last);
             says.emplace_back(s, outcome.order.say);
             break;
         }
         case PolicyKind::External: {
-            std::array<SeatMemory, kSeats> memory;
-            for (std::size_t i = 0; i < memory.size(); ++i) {
-                memory[i] = rt.seats[i].memory;
-                memory[i].last_order = rt.seats[i].has_order ? &rt.seats[i].order : nullptr;
-            }
+            const auto memory = seat_memory(rt);
             const std::string observation = observation_json(ObservationInput{rt.sim, rt.driver, s, *turn, true, memory});
             const std::string frame = decision_frame(*turn, s, rt.sim.config().turnBudgetMs, observation);
             const protocol::ByteView bytes(reinterpret_cast<const std::uint8_t*>(frame.data()), frame.size());
@@ -422,6 +475,7 @@ bool begin_turn(MatchRuntime& rt, SteadyClock::time_point now, HnsMetrics& metri
         }
         }
     }
+    if (!asks.empty()) ask_models(rt, asks, *turn, metrics, says);
     for (const auto& [s, say] : says) shout(rt, s, say);
     rt.turn_waiting = awaiting;
     return awaiting;
@@ -450,7 +504,9 @@ void finish_turn(MatchRuntime& rt, SteadyClock::time_point now, HnsMetrics& metr
         if (!outcome.fallback_cause.empty()) {
             rt.sim.add_fallback_turn(s);
             metrics.fallback(outcome.fallback_cause.c_str());
-            rt.writer.chat(ms, s, sh::fallback_record(rt.sim, s, rt.turn, outcome.fallback_cause));
+            const char* detail = outcome.fallback_cause == kCauseTimeout ? "no usable reply before the deadline"
+                                                                         : "no JSON object in the reply";
+            rt.writer.chat(ms, 0, sh::fallback_record(rt.sim, s, rt.turn, outcome.fallback_cause, 1, detail));
         }
         const std::string result = outcome.result.empty() ? last_result_text(rt.sim, s) : outcome.result;
         rt.writer.chat(ms, s, sh::directive_record(rt.sim, s, rt.turn, outcome.order, result, order_source_text(outcome.source),

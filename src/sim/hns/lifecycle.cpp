@@ -384,9 +384,14 @@ void Sim::apply_control_record(std::string_view record) {
         const std::string detail = d != nullptr && d->is_string() ? std::string(d->as_string()) : "";
         if (r == "wall_clock") force_wall_clock_stop();
         else if (r == "sim_fault" || r == "host_error") force_fault_stop(detail);
-    } else if (k->as_string() == "fallback") {
+    } else if (k->as_string() == "directive") {
+        // Counted per seat-turn by its source, as the reference counts them (a turn may hold two
+        // fallback records, one per attempt).
         const auto* s = o.if_contains("slot");
-        if (s != nullptr && s->is_int64()) add_fallback_turn(static_cast<int>(s->as_int64()));
+        const auto* source = o.if_contains("source");
+        if (s == nullptr || !s->is_int64() || source == nullptr || !source->is_string()) return;
+        if (source->as_string() == "fallback") add_fallback_turn(static_cast<int>(s->as_int64()));
+        else if (source->as_string() == "llm") add_llm_turn(static_cast<int>(s->as_int64()));
     }
 }
 

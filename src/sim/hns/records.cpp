@@ -45,9 +45,15 @@ std::string directive_record(const Sim& sim, int slot, int turn, const Order& or
     return boost::json::serialize(o);
 }
 
-std::string fallback_record(const Sim& sim, int slot, int turn, std::string_view cause) {
-    boost::json::object o = seat_turn_record("fallback", sim, slot, turn);
+std::string fallback_record(const Sim& sim, int slot, int turn, std::string_view cause, int attempt, std::string_view detail) {
+    boost::json::object o;
+    o["k"] = "fallback";
+    o["game"] = sim.game_index() + 1;
+    o["turn"] = turn;
+    o["slot"] = slot;
+    o["attempt"] = attempt;
     o["cause"] = cause;
+    o["detail"] = detail;
     return boost::json::serialize(o);
 }
 

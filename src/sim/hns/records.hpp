@@ -11,11 +11,14 @@ namespace hschool::sim::hns {
 
 // The reference writes the team text as "alias" here, not the seat alias (spec §7.13).
 std::string register_record(int slot, std::string_view policy, std::string_view kind, std::string_view baseline);
-// `source`: "scripted", "external" or "fallback"; `result`: the seat's last action result text.
+// `source`: "scripted", "external", "llm" or "fallback"; `result`: the seat's last action result text.
 std::string directive_record(const Sim& sim, int slot, int turn, const Order& order, std::string_view result,
                              std::string_view source, long long latency_ms);
-// A seat that played burrow instead of its own order; `cause`: timeout, parse_error, no_model.
-std::string fallback_record(const Sim& sim, int slot, int turn, std::string_view cause);
+// A seat's failed attempt, or its burrow order instead of its own (the reference's keys: k, game,
+// turn, slot, attempt, cause, detail); `cause`: timeout, parse_error, transport_error, throttled,
+// no_credentials. `detail` must already be bounded and UTF-8-safe.
+std::string fallback_record(const Sim& sim, int slot, int turn, std::string_view cause, int attempt = 1,
+                            std::string_view detail = {});
 std::string stop_record(int tick, std::string_view end_rule);
 std::string result_record(std::string_view results_json);
 

@@ -151,7 +151,7 @@ TEST(HnsReply, PromptSeatsPlayBurrowWithAFallbackRecord) {
     const auto out = resolve_prompt_turn(burrow_order());
     EXPECT_EQ(out.order.intent, Intent::Hide);
     EXPECT_EQ(out.source, OrderSource::Fallback);
-    EXPECT_EQ(out.fallback_cause, "no_model");
+    EXPECT_EQ(out.fallback_cause, "no_credentials");
 }
 
 }  // namespace
