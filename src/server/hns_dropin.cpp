@@ -1,5 +1,10 @@
 #include "server/hns_dropin.hpp"
 
+#include "server/hns/episode_events.hpp"
+#include "server/hns/limits.hpp"
+#include "sim/hns/replay.hpp"
+#include "sim/hns/verify.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <boost/json.hpp>
@@ -62,6 +67,40 @@ std::optional<sim::hns::GameConfig> dropin_config(const hns::DropInEnv& env, std
     return std::get<sim::hns::GameConfig>(std::move(built));
 }
 
+std::shared_ptr<const std::string> load_verified_replay(const std::filesystem::path& path, std::string& error) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) {
+        error = "COGAME_LOAD_REPLAY_URI: cannot read " + path.string() + ": " + ec.message();
+        return nullptr;
+    }
+    if (size > hns::kMaxLiveReplayBytes) {
+        error = "COGAME_LOAD_REPLAY_URI: the replay is over " + std::to_string(hns::kMaxLiveReplayBytes >> 20) + " MiB";
+        return nullptr;
+    }
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    if (!in.good() && !in.eof()) {
+        error = "COGAME_LOAD_REPLAY_URI: cannot read " + path.string();
+        return nullptr;
+    }
+    auto bytes = std::make_shared<const std::string>(text.str());
+    const auto data = sim::hns::parse_replay(*bytes);
+    if (!data) {
+        error = "COGAME_LOAD_REPLAY_URI: not a hide-and-seek replay: " + data.error;
+        return nullptr;
+    }
+    const auto report = sim::hns::verify_replay(*data);
+    if (!report.ok) {
+        error = "COGAME_LOAD_REPLAY_URI: the replay does not verify: " + report.message();
+        return nullptr;
+    }
+    spdlog::info("event=replay_loaded path=\"{}\" bytes={} ticks={} hashes_checked={}", path.string(), bytes->size(), report.ticks,
+                 report.checked);
+    return bytes;
+}
+
 void arm_dropin(hns::HnsHub& hub, const hns::DropInEnv& env) {
     hub.on_player_failure_hook([path = env.player_failure](int slot, const std::string& message) {
         boost::json::object report{{"failed_policy_index", slot}, {"message", message}};
@@ -74,7 +113,14 @@ void arm_dropin(hns::HnsHub& hub, const hns::DropInEnv& env) {
             spdlog::warn("event=dropin_artifacts_refused id={}", id);
             return;
         }
-        const bool ok = write_file(env.results, finished.results) && write_file(env.save_replay, finished.replay);
+        bool ok = write_file(env.results, finished.results) && write_file(env.save_replay, finished.replay);
+        if (!env.events.empty()) {
+            // Re-stepped from the replay just written: the live match never paid for the events.
+            auto events = hns::episode_events_jsonl(finished.replay);
+            if (!events) spdlog::error("event=dropin_events_failed error=\"{}\"", events.error);
+            ok = events && write_file(env.events, *events) && ok;
+        }
+        ok = write_file(env.metrics, finished.metrics + "\n") && ok;
         spdlog::info("event=dropin_match_over id={} artifacts={} linger_ms={}", id, ok ? "written" : "failed", env.linger.count());
         // The runner reads the files while HTTP still answers, then the process leaves on its own.
         std::thread([linger = env.linger] {

@@ -92,13 +92,13 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
         return 2;
     }
     o.dropin = *dropin;
-    if (o.dropin.active) {
+    if (o.dropin.active || o.dropin.replay) {
         o.address = o.dropin.host;
         o.port = o.dropin.port;
     }
     o.network.address = o.address;
     o.network.port = o.port;
-    o.access = access.empty() ? default_access_mode(o.address, o.dropin.active) : *parse_access_mode(access);
+    o.access = access.empty() ? default_access_mode(o.address, o.dropin.active || o.dropin.replay) : *parse_access_mode(access);
     if (o.admin_token_file.empty()) {
         if (const char* from_env = std::getenv(kAdminTokenFileEnv); from_env && *from_env) o.admin_token_file = from_env;
         else o.admin_token_file = (o.data_path.parent_path().empty() ? std::filesystem::path(".") : o.data_path.parent_path()) / kAdminTokenFileName;

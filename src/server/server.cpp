@@ -9,6 +9,7 @@
 #include "server/arena_service.hpp"
 #include "server/game_loop.hpp"
 #include "server/hns/hub.hpp"
+#include "server/hns_client_pages.hpp"
 #include "server/hns_dropin.hpp"
 #include "server/hns_routes.hpp"
 #include "server/http_router.hpp"
@@ -109,7 +110,19 @@ int run_server(const ServerOptions& options) {
         };
     }
     std::unique_ptr<store::HnsArchive> archive;
-    if (options.dropin.active) {
+    if (options.dropin.replay) {
+        // Replay-server mode: verified before anything listens; a bad replay is a failed start.
+        std::string error;
+        hub_options.replay_bytes = load_verified_replay(options.dropin.load_replay, error);
+        if (!hub_options.replay_bytes) {
+            spdlog::error("event=startup_failed reason=\"{}\"", error);
+            return 1;
+        }
+        hub_options.replay_uri = options.dropin.load_replay_uri;
+        hub_options.default_match = false;
+        hub_options.renew_default = false;
+        hub_options.league_only = true;
+    } else if (options.dropin.active) {
         std::string error;
         hub_options.default_config = dropin_config(options.dropin, error);
         if (!hub_options.default_config) {
@@ -142,8 +155,10 @@ int run_server(const ServerOptions& options) {
     });
     add_ops_routes(router, health, metrics, {&store_health, web_root.has_value(), access_mode_text(access.mode())});
     add_schools_routes(router, loop, library, **store, store_worker, store_health, access);
-    add_hns_routes(router, hub, HnsRouteOptions{&access, options.network.allowed_origins, options.dropin.active});
-    router.set_fallback(static_files(web_root));
+    add_hns_routes(router, hub, HnsRouteOptions{&access, options.network.allowed_origins, options.dropin.active || options.dropin.replay});
+    auto files = static_files(web_root);
+    add_hns_client_pages(router, hub, files);  // before the catch-all below: the runner probes them
+    router.set_fallback(std::move(files));
 
     Network network(options.network, loop, metrics, router);
     if (!network.listen()) return 1;

@@ -16,7 +16,7 @@ import { openSettingsDialog } from '../views/settingsDialog';
 import type { View } from '../views/view';
 import { installDebugState, updateDebug } from './debugState';
 import { clearNotice, currentNotice, noteNavigation, onNotice } from './notices';
-import { parseRoute } from './router';
+import { pageRoute, parseRoute, readPageHint } from './router';
 import type { Route } from './router';
 
 export class App {
@@ -44,11 +44,13 @@ export class App {
     onNotice(() => this.renderNotice());
     window.addEventListener('hashchange', () => this.mountRoute());
     this.renderChrome();
-    this.mountRoute();
+    // A /client/... page of the server opens its own view until the user navigates by hash.
+    const page = window.location.hash ? null : pageRoute(readPageHint(), window.location.search);
+    this.mountRoute(page ?? undefined);
   }
 
-  private mountRoute(): void {
-    const next = parseRoute(window.location.hash);
+  private mountRoute(initial?: Route): void {
+    const next = initial ?? parseRoute(window.location.hash);
     this.route = next;
     this.view?.destroy();
     noteNavigation();
@@ -117,7 +119,7 @@ function createView(route: Route): View {
     case 'arena': return new ArenaView();
     case 'hns': return new HnsMatchesView();
     case 'hnsWatch': return new HnsWatchView(route.match);
-    case 'hnsPlay': return new HnsPlayView(route.match, route.slot);
+    case 'hnsPlay': return new HnsPlayView(route.match, route.slot, route.token);
     case 'hnsReplay': return new HnsReplayView(route.match);
     case 'hnsResults': return new HnsResultsView(route.match);
   }

@@ -6,7 +6,7 @@ export type Route =
   | { name: 'arena' }
   | { name: 'hns' }
   | { name: 'hnsWatch'; match: string }
-  | { name: 'hnsPlay'; match: string; slot: number }
+  | { name: 'hnsPlay'; match: string; slot: number; token?: string }
   | { name: 'hnsReplay'; match: string }
   | { name: 'hnsResults'; match: string };
 
@@ -47,4 +47,37 @@ export function routeHash(route: Route): string {
 export function navigate(route: Route): void {
   const hash = routeHash(route);
   if (window.location.hash !== hash) window.location.hash = hash;
+}
+
+// The server's /client/player, /client/global and /client/replay pages (a league runner's probes
+// and links) say which view they are in <meta name="hschool-page" content="player|global|replay"
+// data-match="ID">; the seat and its token come from the page's own query. The token never goes
+// into the hash (routeHash drops it).
+export interface PageHint {
+  view: string;
+  match: string;
+}
+
+export function pageRoute(hint: PageHint | null, search: string): Route | null {
+  if (!hint) return null;
+  const match = new RegExp(`^${MATCH_ID}$`).test(hint.match) ? hint.match : '';
+  const query = new URLSearchParams(search);
+  switch (hint.view) {
+    case 'player': {
+      const raw = query.get('slot') ?? '';
+      const slot = Number(raw);
+      if (!match || !/^\d{1,2}$/.test(raw) || slot > 31) return null;
+      const token = query.get('token') ?? '';
+      return token ? { name: 'hnsPlay', match, slot, token } : { name: 'hnsPlay', match, slot };
+    }
+    case 'global': return match ? { name: 'hnsWatch', match } : { name: 'hns' };
+    case 'replay': return { name: 'hnsReplay', match };  // '' : the replay server's own replay
+    default: return null;
+  }
+}
+
+export function readPageHint(doc: Pick<Document, 'querySelector'> = document): PageHint | null {
+  const meta = doc.querySelector('meta[name="hschool-page"]');
+  if (!meta) return null;
+  return { view: meta.getAttribute('content') ?? '', match: meta.getAttribute('data-match') ?? '' };
 }

@@ -53,11 +53,12 @@ export class HnsPlayView implements View {
   private ended: EndReason | null = null;
   private destroyed = false;
 
-  constructor(private readonly matchId: string, private readonly slot: number) {
+  // token: a league seat's (from /client/player); the configured roster then names the seat.
+  constructor(private readonly matchId: string, private readonly slot: number, token?: string) {
     resetHnsDebug('play', matchId);
     updateDebug({ view: 'hns-play', school: null, arena: null });
     this.banner = new ConnectionBanner(() => this.session.retryNow());
-    this.session = new SpriteSession(hnsSocketUrl('/player', { match: matchId, slot, name: this.name }), {
+    this.session = new SpriteSession(hnsSocketUrl('/player', token ? { match: matchId, slot, token } : { match: matchId, slot, name: this.name }), {
       onConnection: (state) => {
         this.banner.update(state);
         updateHnsDebug({ connection: state.phase });

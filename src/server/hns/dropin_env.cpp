@@ -87,8 +87,11 @@ Expected<std::filesystem::path> file_uri_path(std::string_view uri) {
 
 Expected<DropInEnv> read_dropin_env(const std::function<const char*(const char*)>& getenv) {
     DropInEnv env;
-    if (read(getenv, "COGAME_CONFIG_URI").empty()) return Expected<DropInEnv>::ok(std::move(env));
-    env.active = true;
+    const bool replay = !read(getenv, "COGAME_LOAD_REPLAY_URI").empty();
+    if (read(getenv, "COGAME_CONFIG_URI").empty() && !replay) return Expected<DropInEnv>::ok(std::move(env));
+    env.active = !replay;
+    env.replay = replay;
+    env.load_replay_uri = std::string(read(getenv, "COGAME_LOAD_REPLAY_URI"));
 
     if (const auto host = read(getenv, "COGAME_HOST"); !host.empty()) {
         if (host.size() > kMaxDropInHostBytes) return fail_for("COGAME_HOST", "host name too long");

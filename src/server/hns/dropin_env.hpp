@@ -30,7 +30,9 @@ inline constexpr std::size_t kMaxDropInHostBytes = 253;
 inline constexpr const char* kDropInLingerEnv = "HSCHOOL_DROPIN_LINGER_MS";
 
 struct DropInEnv {
-    bool active = false;                    // COGAME_CONFIG_URI is set and non-empty
+    bool active = false;                    // COGAME_CONFIG_URI is set and non-empty (and no replay to load)
+    bool replay = false;                    // COGAME_LOAD_REPLAY_URI is set: replay-server mode, no match
+    std::string load_replay_uri;            // that URI as given: /replay?uri= must name exactly it
     std::string host = kDropInDefaultHost;  // COGAME_HOST (empty = default)
     std::uint16_t port = kDropInDefaultPort;  // COGAME_PORT, 1..65535 (empty = default)
     // Local paths of the file:// URIs; an empty path means the variable was not set (or was empty).
@@ -44,8 +46,9 @@ struct DropInEnv {
     std::chrono::milliseconds linger{kDropInLinger};  // HTTP stays up this long after the artifacts
 };
 
-// Reads every variable through `getenv` (nullptr or "" = unset). Without COGAME_CONFIG_URI the
-// result is inactive and the other COGAME_* variables are not read. Errors name the variable,
+// Reads every variable through `getenv` (nullptr or "" = unset). Without COGAME_CONFIG_URI and
+// COGAME_LOAD_REPLAY_URI the result is inactive and the other COGAME_* variables are not read; with
+// a replay to load, replay mode wins over a config (as the reference's replayServerMode does). Errors name the variable,
 // e.g. "COGAME_RESULTS_URI: only file:// URIs are supported"; they never echo a URI's value.
 Expected<DropInEnv> read_dropin_env(const std::function<const char*(const char*)>& getenv);
 

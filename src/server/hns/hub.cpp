@@ -291,6 +291,7 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit(std::string_vie
         default_id = default_id_;
     }
     const std::string id = match_of(*query, default_id);
+    if (path == "/replay" && replay_mode()) return admit_loaded_replay(*query, address);
     if (path == "/replay") {
         if (auto refused = admit_viewer(*query); auto* r = std::get_if<Rejection>(&refused)) return *r;
         if (!query->has("match")) return Rejection{400, "missing match\n"};
@@ -322,6 +323,41 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit(std::string_vie
     return match->admit(Endpoint::Global, *query, may == Permission::Granted, address);
 }
 
+std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit_loaded_replay(const QueryParams& query, const std::string& address) {
+    if (auto refused = admit_viewer(query); auto* r = std::get_if<Rejection>(&refused)) return *r;
+    // Spec §2.1: ?uri= selects the replay; here only the one loaded at start can be selected.
+    if (query.has("uri")) {
+        const std::string uri = query.get("uri");
+        if (uri.empty()) return Rejection{400, kMissingReplayUriText};
+        if (uri != options_.replay_uri) return Rejection{404, kUnreadableReplayUriText};
+    }
+    ConnectionLimiter::Slot slot;
+    static constexpr BudgetAnswers kReplayViewers{"replay_viewers", "too many replay viewers\n", "replay_viewers_per_address",
+                                                  "too many replay viewers from this address\n", kBudgetRetryAfterSeconds};
+    if (auto refused = refusal_of(replay_limiter_.try_admit(address, slot), kReplayViewers, metrics_)) return *refused;
+    // The copy (up to 64 MiB) and the parse happen on the worker; viewers of it share one parse.
+    auto open = [this, bytes = options_.replay_bytes]() -> std::variant<Rejection, std::shared_ptr<PeerSink>> {
+        return open_replay_viewer(*bytes, metrics_, replay_viewers_);
+    };
+    return std::shared_ptr<PeerSink>(std::make_shared<DeferredReplaySink>(
+        std::move(open), [this](std::function<void()> job) { return submit(std::move(job)); }, std::move(slot)));
+}
+
+std::optional<Rejection> HnsHub::check_player_page(std::string_view query_text) {
+    auto query = parse_query(query_text);
+    if (!query) return Rejection{400, "bad query: " + query.error + "\n"};
+    const std::string id = page_match(query_text);
+    auto match = find(id);
+    if (!match || match->ended()) return Rejection{404, id.empty() ? "no match is running\n" : "no running match " + id + "\n"};
+    return match->check_player(*query);
+}
+
+std::string HnsHub::page_match(std::string_view query_text) {
+    auto query = parse_query(query_text);
+    std::lock_guard lock(mutex_);
+    return query ? match_of(*query, default_id_) : default_id_;
+}
+
 ControlDecision HnsHub::control(ControlRoute route, std::string_view method, std::string_view query_text,
                                 std::string_view credential) {
     auto query = parse_query(query_text);
@@ -333,7 +369,9 @@ ControlDecision HnsHub::control(ControlRoute route, std::string_view method, std
     }
     auto match = find(match_of(*query, default_id));
     const bool live = match && !match->ended();
-    ControlDecision decision = decide_control(route, method, *query, ControlState{});
+    ControlState state;
+    state.replay_mode = replay_mode();  // 409 for every control of a replay server
+    ControlDecision decision = decide_control(route, method, *query, state);
     if (!decision.queue_restart && decision.kick_identity.empty()) return decision;  // OPTIONS, a missing identity, other methods
     // Owners mode: a stranger learns nothing, not even whether the match runs.
     if (const Permission missing = permission(credential, ""); missing == Permission::Missing) {
@@ -368,7 +406,7 @@ std::optional<HubError> HnsHub::over_address_budget(const std::string& address) 
 }
 
 void HnsHub::create(CreateRequest request, std::string owner_hash, std::string address, CreateDone done) {
-    if (options_.league_only) return done(create_now(request));
+    if (options_.league_only || replay_mode()) return done(create_now(request));
     if (auto over = over_address_budget(address)) return done(std::move(*over));
     const bool queued = submit([this, request = std::move(request), owner_hash = std::move(owner_hash), address = std::move(address),
                                 done]() mutable { done(create_now(request, std::move(owner_hash), address)); });
@@ -405,6 +443,8 @@ void HnsHub::work() {
 }
 
 std::variant<MatchView, HubError> HnsHub::create_now(const CreateRequest& request, std::string owner_hash, const std::string& address) {
+    if (replay_mode())
+        return HubError{409, "replay-mode", "this server plays back one replay (replay mode); no match can be created"};
     if (options_.league_only)
         return HubError{409, "league-match-only", "this server runs the league's match only (drop-in mode); no other match can be created"};
     {

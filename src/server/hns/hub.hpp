@@ -55,7 +55,14 @@ struct HubOptions {
     int max_ticks_per_second = kDefaultMaxTicksPerSecond;
     // Who may end or change a match (owners mode); unset: everyone (open mode).
     AccessCheck access;
+    // Replay-server mode (COGAME_LOAD_REPLAY_URI): this verified replay on /replay, no live match,
+    // no controls, no creates. replay_uri is the URI it was loaded from (/replay?uri= must name it).
+    std::shared_ptr<const std::string> replay_bytes;
+    std::string replay_uri;
 };
+
+inline constexpr const char* kMissingReplayUriText = "missing replay uri\n";
+inline constexpr const char* kUnreadableReplayUriText = "replay uri is not readable\n";
 
 inline constexpr const char* kOwnerTokenRefusedText = "owner token does not match this match\n";
 
@@ -80,6 +87,12 @@ public:
     // address: the client's, for the per-address budgets.
     std::variant<Rejection, std::shared_ptr<PeerSink>> admit(std::string_view path, std::string_view query,
                                                              const std::string& address = {});
+    // /client/player: the 403/409 the /player upgrade would answer (same texts), or nothing; no seat
+    // is taken. 404 when no match runs (replay mode, between matches).
+    std::optional<Rejection> check_player_page(std::string_view query);
+    // The match a /client page of this query shows: ?match=, else the default one ("" in replay mode).
+    std::string page_match(std::string_view query);
+    bool replay_mode() const { return options_.replay_bytes != nullptr; }
     // credential: the request's bearer token (may be empty); restart and kick need the owner's or
     // the operator's when the access check asks for one.
     ControlDecision control(ControlRoute route, std::string_view method, std::string_view query, std::string_view credential);
@@ -107,6 +120,7 @@ public:
 
 private:
     std::shared_ptr<LiveMatch> find(const std::string& id) const;
+    std::variant<Rejection, std::shared_ptr<PeerSink>> admit_loaded_replay(const QueryParams& query, const std::string& address);
     std::shared_ptr<LiveMatch> launch(const std::string& variant, sim::hns::GameConfig config, int bots, bool is_default,
                                       std::string owner_hash, std::string address, std::string& error);
     std::optional<HubError> over_address_budget(const std::string& address) const;

@@ -18,11 +18,12 @@ protocol::ByteView bytes_of(const std::string& text) {
     return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
 }
 
-std::size_t send_frame(SocketState& socket, const render::hns::Scene& scene) {
+std::size_t send_frame(SocketState& socket, const render::hns::Scene& scene, SeatTraffic* traffic) {
     const auto frame = socket.stream.next(scene);
     std::size_t bytes = 0;
     for (const auto& message : frame.ws_messages()) {
         bytes += message.size();
+        if (traffic) count_sprite_traffic(message, *traffic);
         if (!socket.peer->send(message, false)) break;
     }
     return bytes;
@@ -68,8 +69,9 @@ void send_frames(MatchRuntime& rt, HnsMetrics& metrics) {
             const int index = socket.player_index;
             const bool manual = index >= 0 && index < kSeats && rt.seats[static_cast<std::size_t>(index)].socket == id &&
                                 rt.seats[static_cast<std::size_t>(index)].policy.kind == PolicyKind::Manual;
+            SeatTraffic* traffic = index >= 0 && index < kSeats ? &rt.traffic[static_cast<std::size_t>(index)] : nullptr;
             player_bytes += send_frame(socket, manual ? render::hns::manual_scene(rt.sim, index)
-                                                      : render::hns::player_scene(rt.sim, index));
+                                                      : render::hns::player_scene(rt.sim, index), traffic);
             break;
         }
         case Endpoint::Global: spectators.push_back({id, socket.peer.get(), &socket.stream}); break;

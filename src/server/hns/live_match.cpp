@@ -181,6 +181,16 @@ MatchView LiveMatch::view() const {
     return published_;
 }
 
+std::optional<Rejection> LiveMatch::check_player(const QueryParams& query) const {
+    std::lock_guard lock(mutex_);
+    if (ended_ || stop_requested_) return Rejection{409, "match is over\n"};
+    Roster roster = roster_of(setup_.config);
+    roster.kicked.assign(kicked_.begin(), kicked_.end());
+    auto admitted = admit_player(player_request(query), roster);
+    if (auto* r = std::get_if<Rejection>(&admitted)) return *r;
+    return std::nullopt;
+}
+
 std::variant<Rejection, std::shared_ptr<PeerSink>> LiveMatch::admit(Endpoint endpoint, const QueryParams& query, bool controls,
                                                                     const std::string& address) {
     std::lock_guard lock(mutex_);
@@ -325,8 +335,10 @@ void LiveMatch::run() {
         if (rt.turn_waiting) {
             if (!turn_settled_now(rt, now, turn_budget)) continue;
             finish_turn(rt, now, metrics_);
-        } else if (!frame_due_now(rt, now - last_return, setup_.config.fastMode)) {
+        } else if (const auto due = frame_due_now(rt, now - last_return, setup_.config.fastMode); due == PaceDecision::Wait) {
             continue;
+        } else if (rt.sim.phase() == sim::hns::GamePhase::Playing) {
+            count_frame(rt.frames, due, std::chrono::duration_cast<std::chrono::microseconds>(now - last_return).count());
         }
         // The wall-clock stop (§2.9): record, force, zero masks, one last step, hash, quit.
         if (now - rt.loop_start >= wall_budget && !rt.sim.finished()) {
@@ -371,6 +383,11 @@ void LiveMatch::finish(bool stopped) {
         done.results = rt.sim.results_json();
         rt.writer.chat(sim::hns::replay_tick_time(rt.sim.tick_count()), 0, sim::hns::result_record(done.results));
         done.replay = rt.writer.bytes();
+        std::vector<SeatMetrics> seats;
+        const auto& players = rt.sim.players();
+        for (std::size_t s = 0; s < players.size() && s < rt.traffic.size(); ++s)
+            seats.push_back(SeatMetrics{static_cast<int>(s), players[s].address, rt.traffic[s]});
+        done.metrics = metrics_json(rt.sim.tick_count(), rt.frames, seats);
     }
     done.owner_hash = setup_.owner_hash;
     MatchView view = view_of(rt, setup_);

@@ -55,6 +55,7 @@ struct FinishedMatch {
     MatchView view;
     std::string replay;   // COWLDHNS bytes
     std::string results;  // results JSON
+    std::string metrics;  // the metrics file's JSON (traffic.hpp)
     std::string owner_hash;
 };
 
@@ -93,6 +94,9 @@ public:
     std::variant<Rejection, std::shared_ptr<PeerSink>> admit(Endpoint endpoint, const QueryParams& query, bool controls = true,
                                                              const std::string& address = {});
     ControlDecision control(ControlRoute route, std::string_view method, const QueryParams& query);
+    // /client/player's check: the 403/409 the /player upgrade would answer for this slot and token,
+    // without taking (or asking for) a seat.
+    std::optional<Rejection> check_player(const QueryParams& query) const;
     // The latest published view (refreshed every frame).
     MatchView view() const;
 

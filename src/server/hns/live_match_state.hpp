@@ -19,6 +19,7 @@
 #include "server/hns/pacing.hpp"
 #include "server/hns/registration.hpp"
 #include "server/hns/spectator_feed.hpp"
+#include "server/hns/traffic.hpp"
 #include "sim/hns/driver.hpp"
 #include "sim/hns/replay.hpp"
 #include "sim/hns/sim.hpp"
@@ -118,6 +119,8 @@ struct MatchRuntime {
     std::unique_ptr<LlmClient> llm;
     std::function<bool()> stopping = [] { return false; };
     SteadyClock::time_point loop_start{};
+    FrameCounts frames;                       // Playing frames by pacing (the metrics file)
+    std::array<SeatTraffic, 6> traffic{};     // bytes to each seat's /player socket (the metrics file)
     std::uint64_t start_ms = 0;               // the replay header's start time
 };
 

@@ -339,7 +339,7 @@ void handle_event(MatchRuntime& rt, MatchEvent& e, HnsMetrics& metrics) {
     }
 }
 
-bool frame_due_now(const MatchRuntime& rt, SteadyClock::duration since_last_frame, bool fast_mode) {
+PaceDecision frame_due_now(const MatchRuntime& rt, SteadyClock::duration since_last_frame, bool fast_mode) {
     std::vector<PaceSocket> sockets;
     for (const auto& [id, s] : rt.sockets)
         if (s.endpoint == Endpoint::Player && s.peer) sockets.push_back(PaceSocket{s.player_index, s.pace.ready});
@@ -348,7 +348,7 @@ bool frame_due_now(const MatchRuntime& rt, SteadyClock::duration since_last_fram
     input.elapsed_us = std::chrono::duration_cast<std::chrono::microseconds>(since_last_frame).count();
     input.fast_mode = fast_mode;
     input.all_ready = all_active_ready(sockets, players);
-    return pace(input) != PaceDecision::Wait;
+    return pace(input);
 }
 
 void admit_pending(MatchRuntime& rt, const MatchSetup& setup, MatchListener& listener, HnsMetrics& metrics) {
@@ -443,6 +443,9 @@ bool begin_turn(MatchRuntime& rt, SteadyClock::time_point now, HnsMetrics& metri
         }
         case PolicyKind::Prompt: {
             if (!rt.llm) rt.llm = std::make_unique<LlmClient>(process_llm_settings(), rt.sim.config());
+            const auto elapsed = std::chrono::duration_cast<std::chrono::seconds>(SteadyClock::now() - rt.loop_start);
+            if (const auto remaining = rt.llm->guard_budget(elapsed))
+                rt.writer.chat(ms, 0, sh::budget_guard_record(*turn, *remaining));
             if (rt.llm->live()) {
                 const Registration* r = seat.registration.current();
                 const auto memory = seat_memory(rt);
@@ -450,11 +453,11 @@ bool begin_turn(MatchRuntime& rt, SteadyClock::time_point now, HnsMetrics& metri
                                           observation_json(ObservationInput{rt.sim, rt.driver, s, *turn, true, memory})});
                 break;
             }
-            // No credentials (or a 401 earlier in the match): burrow at once, no network wait.
+            // No credentials, a 401 earlier in the match or the budget guard: burrow at once.
             const auto outcome = resolve_prompt_turn(sh::baseline_order(sh::Baseline::Burrow, rt.sim, rt.driver, s, *turn));
             rt.sim.add_fallback_turn(s);
-            metrics.fallback(kCauseNoCredentials);
-            rt.writer.chat(ms, 0, sh::fallback_record(rt.sim, s, *turn, kCauseNoCredentials, 1, kNoModelDetail));
+            metrics.fallback(rt.llm->unavailable_cause());
+            rt.writer.chat(ms, 0, sh::fallback_record(rt.sim, s, *turn, rt.llm->unavailable_cause(), 1, kNoModelDetail));
             rt.writer.chat(ms, s, sh::directive_record(rt.sim, s, *turn, outcome.order, last, order_source_text(outcome.source), 0));
             remember(rt, s, outcome.order, last);
             says.emplace_back(s, outcome.order.say);

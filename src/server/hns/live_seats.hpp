@@ -16,7 +16,7 @@ std::vector<SeatClaim> seat_claims(const MatchRuntime& rt);
 void handle_event(MatchRuntime& rt, MatchEvent& event, HnsMetrics& metrics);
 
 // Pacing: 41,666 µs since the last frame, or (fast mode) every seated socket sent a lone 0x85.
-bool frame_due_now(const MatchRuntime& rt, SteadyClock::duration since_last_frame, bool fast_mode);
+PaceDecision frame_due_now(const MatchRuntime& rt, SteadyClock::duration since_last_frame, bool fast_mode);
 
 // Lobby only: seats pending sockets and the server's bots slot-sequentially; fills the lobby
 // after its timeout (§2.9).

@@ -72,7 +72,8 @@ TEST(HnsDropInEnv, EveryVariableIsParsed) {
                                 {"COGAME_PLAYER_FAILURE_URI", "file:///out/failure.json"},
                                 {"HSCHOOL_DROPIN_LINGER_MS", "250"}});
     ASSERT_TRUE(env) << env.error;
-    EXPECT_TRUE(env->active);
+    EXPECT_FALSE(env->active);  // a replay to load: replay mode, the config is not played
+    EXPECT_TRUE(env->replay);
     EXPECT_EQ(env->host, "127.0.0.1");
     EXPECT_EQ(env->port, 9123);
     EXPECT_EQ(env->config, "/in/config.json");
@@ -150,6 +151,27 @@ TEST(HnsDropInEnv, AnErrorInALaterUriNamesThatUri) {
     Vars vars = kConfigOnly;
     vars["COGAME_EVENTS_URI"] = "file://otherhost/tmp/events";
     EXPECT_EQ(error_of(vars).rfind("COGAME_EVENTS_URI: ", 0), 0U);
+}
+
+TEST(HnsDropInEnv, ALoadReplayUriAloneIsReplayMode) {
+    const auto env = read_from({{"COGAME_LOAD_REPLAY_URI", "file:///replays/a.cowldhns"}, {"COGAME_PORT", "9000"}});
+    ASSERT_TRUE(env) << env.error;
+    EXPECT_FALSE(env->active);
+    EXPECT_TRUE(env->replay);
+    EXPECT_EQ(env->load_replay, std::filesystem::path("/replays/a.cowldhns"));
+    EXPECT_EQ(env->load_replay_uri, "file:///replays/a.cowldhns");
+    EXPECT_EQ(env->port, 9000);
+}
+
+TEST(HnsDropInEnv, ReplayModeWinsOverAConfig) {
+    const auto env = read_from({{"COGAME_CONFIG_URI", "file:///cfg/match.json"}, {"COGAME_LOAD_REPLAY_URI", "file:///r"}});
+    ASSERT_TRUE(env) << env.error;
+    EXPECT_FALSE(env->active);
+    EXPECT_TRUE(env->replay);
+}
+
+TEST(HnsDropInEnv, AnHttpReplayUriIsRefused) {
+    EXPECT_EQ(error_of({{"COGAME_LOAD_REPLAY_URI", "https://example.com/r"}}), "COGAME_LOAD_REPLAY_URI: only file:// URIs are supported");
 }
 
 TEST(HnsFileUri, PlainAbsolutePath) {
