@@ -443,9 +443,6 @@ bool begin_turn(MatchRuntime& rt, SteadyClock::time_point now, HnsMetrics& metri
         }
         case PolicyKind::Prompt: {
             if (!rt.llm) rt.llm = std::make_unique<LlmClient>(process_llm_settings(), rt.sim.config());
-            const auto elapsed = std::chrono::duration_cast<std::chrono::seconds>(SteadyClock::now() - rt.loop_start);
-            if (const auto remaining = rt.llm->guard_budget(elapsed))
-                rt.writer.chat(ms, 0, sh::budget_guard_record(*turn, *remaining));
             if (rt.llm->live()) {
                 const Registration* r = seat.registration.current();
                 const auto memory = seat_memory(rt);
@@ -453,11 +450,11 @@ bool begin_turn(MatchRuntime& rt, SteadyClock::time_point now, HnsMetrics& metri
                                           observation_json(ObservationInput{rt.sim, rt.driver, s, *turn, true, memory})});
                 break;
             }
-            // No credentials, a 401 earlier in the match or the budget guard: burrow at once.
+            // No credentials (or a 401 earlier in the match): burrow at once, no network wait.
             const auto outcome = resolve_prompt_turn(sh::baseline_order(sh::Baseline::Burrow, rt.sim, rt.driver, s, *turn));
             rt.sim.add_fallback_turn(s);
-            metrics.fallback(rt.llm->unavailable_cause());
-            rt.writer.chat(ms, 0, sh::fallback_record(rt.sim, s, *turn, rt.llm->unavailable_cause(), 1, kNoModelDetail));
+            metrics.fallback(kCauseNoCredentials);
+            rt.writer.chat(ms, 0, sh::fallback_record(rt.sim, s, *turn, kCauseNoCredentials, 1, kNoModelDetail));
             rt.writer.chat(ms, s, sh::directive_record(rt.sim, s, *turn, outcome.order, last, order_source_text(outcome.source), 0));
             remember(rt, s, outcome.order, last);
             says.emplace_back(s, outcome.order.say);
