@@ -2,6 +2,8 @@
 //   run --variant certification --seed 42 --replay out.replay --results out.json
 //   verify FILE     exit 0 when every hash matches, 1 on a mismatch, 2 on an unreadable file
 //   info FILE       header, seats, games, final tick, results
+//   seat --url ws://HOST:PORT/player?slot=N&token=T [--scripted burrow|scatter] [--external-orders FILE|-]
+//                   a league seat: plays the match on that socket, exit 0 when it is over
 #include <CLI/CLI.hpp>
 #include <boost/json.hpp>
 #include <cstdio>
@@ -11,6 +13,7 @@
 #include "sim/hns/match.hpp"
 #include "sim/hns/room_files.hpp"
 #include "sim/hns/verify.hpp"
+#include "seat_program.hpp"
 
 namespace hns = hschool::sim::hns;
 
@@ -151,6 +154,17 @@ int main(int argc, char** argv) {
     verify->add_option("file", file)->required();
     auto* info = app.add_subcommand("info", "print a replay's header, seats, games and results");
     info->add_option("file", file)->required();
+    hschool::tools::hns::SeatOptions seatOptions;
+    auto* seat = app.add_subcommand("seat", "a league seat: register, play the match on one /player socket, exit 0 when it is over");
+    seat->add_option("--url", seatOptions.url, "the seat's socket, ws://HOST:PORT/player?slot=N&token=T")->required();
+    seat->add_option("--scripted", seatOptions.scripted, "the baseline the server plays for this seat")
+        ->check(CLI::IsMember({"burrow", "scatter"}));
+    seat->add_option("--external-orders", seatOptions.external_orders,
+                     "answer decisions: a JSON-lines file of orders (one per turn, the last repeats), or - for "
+                     "decisions on stdout and orders from stdin");
+    seat->add_option("--label", seatOptions.label, "the policy label of the register record");
+    seat->add_option("--connect-attempts", seatOptions.connect_attempts, "dials, 500 ms apart, before the game must listen")
+        ->check(CLI::Range(1, 100000));
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -159,5 +173,6 @@ int main(int argc, char** argv) {
     if (*run) return cmd_run(variant, seed, seedOpt->count() > 0, configPath, seats, replayPath, resultsPath, quiet,
                                 enemyMemory, stopTick);
     if (*verify) return cmd_verify(file);
+    if (*seat) return hschool::tools::hns::run_seat(seatOptions);
     return cmd_info(file);
 }

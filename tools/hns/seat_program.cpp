@@ -1,0 +1,211 @@
+// The seat program's sockets (Beast lives in this file only).
+#include "seat_program.hpp"
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "seat_session.hpp"
+
+namespace hschool::tools::hns {
+
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+
+namespace {
+
+inline constexpr std::size_t kMaxOrderFileBytes = 1 << 20;      // orders are a few hundred bytes each
+inline constexpr std::size_t kMaxGameMessageBytes = 64 << 20;   // a frame is far smaller
+inline constexpr auto kIdleTimeout = std::chrono::seconds(30);   // a game that says nothing this long is gone
+inline constexpr std::uint16_t kMatchOverCode = 1000;            // the game's close when the match is over
+
+struct WsUrl {
+    std::string host, port = "80", target;
+};
+
+std::optional<WsUrl> parse_ws_url(const std::string& url, std::string& error) {
+    const std::string scheme = "ws://";
+    if (url.rfind(scheme, 0) != 0) {
+        error = "the URL must start with ws:// (wss:// is not supported)";
+        return std::nullopt;
+    }
+    const std::string rest = url.substr(scheme.size());
+    const auto slash = rest.find('/');
+    const std::string authority = rest.substr(0, slash);
+    WsUrl out;
+    out.target = slash == std::string::npos ? "/" : rest.substr(slash);
+    const auto colon = authority.rfind(':');
+    if (colon != std::string::npos && authority.find(']') == std::string::npos) {
+        out.host = authority.substr(0, colon);
+        out.port = authority.substr(colon + 1);
+    } else {
+        out.host = authority;
+    }
+    if (!out.host.empty() && out.host.front() == '[' && out.host.back() == ']') out.host = out.host.substr(1, out.host.size() - 2);
+    if (out.host.empty() || out.port.empty()) {
+        error = "the URL names no host";
+        return std::nullopt;
+    }
+    return out;
+}
+
+using Socket = websocket::stream<beast::tcp_stream>;
+
+std::unique_ptr<Socket> dial_once(net::io_context& ioc, const WsUrl& url, std::string& error) {
+    beast::error_code ec;
+    tcp::resolver resolver(ioc);
+    const auto found = resolver.resolve(url.host, url.port, ec);
+    if (ec) {
+        error = ec.message();
+        return nullptr;
+    }
+    auto ws = std::make_unique<Socket>(ioc);
+    beast::get_lowest_layer(*ws).connect(found, ec);
+    if (ec) {
+        error = ec.message();
+        return nullptr;
+    }
+    ws->read_message_max(kMaxGameMessageBytes);
+    websocket::stream_base::timeout timeouts{};
+    timeouts.handshake_timeout = std::chrono::seconds(10);
+    timeouts.idle_timeout = kIdleTimeout;
+    timeouts.keep_alive_pings = true;
+    ws->set_option(timeouts);
+    ws->handshake(url.host + ":" + url.port, url.target, ec);
+    if (ec) {
+        error = ec.message();
+        return nullptr;
+    }
+    ws->binary(true);
+    return ws;
+}
+
+std::unique_ptr<Socket> dial(net::io_context& ioc, const WsUrl& url, int attempts) {
+    std::string error;
+    for (int attempt = 0; attempt < attempts; ++attempt) {
+        if (auto ws = dial_once(ioc, url, error)) return ws;
+        if (attempt == 0) std::fprintf(stderr, "hschool-hns seat: game not accepting the seat yet (%s); retrying\n", error.c_str());
+        std::this_thread::sleep_for(std::chrono::milliseconds(kSeatRetryMs));
+    }
+    return nullptr;
+}
+
+// The orders of an external seat: from a JSON-lines file (one per decision, the last repeating),
+// or from stdin with each decision written to stdout.
+SeatSession::OrderSource order_source(const std::string& from, std::string& error) {
+    if (from.empty()) return nullptr;
+    if (from == "-") {
+        return [](const std::string& decision) -> std::optional<std::string> {
+            std::cout << decision << '\n' << std::flush;
+            std::string line;
+            if (!std::getline(std::cin, line) || line.empty()) return std::nullopt;
+            return line;
+        };
+    }
+    std::ifstream in(from, std::ios::binary);
+    if (!in) {
+        error = "cannot read " + from;
+        return nullptr;
+    }
+    auto lines = std::make_shared<std::vector<std::string>>();
+    std::size_t bytes = 0;
+    for (std::string line; std::getline(in, line);) {
+        bytes += line.size() + 1;
+        if (bytes > kMaxOrderFileBytes) {
+            error = from + " is over 1 MiB";
+            return nullptr;
+        }
+        if (!line.empty()) lines->push_back(std::move(line));
+    }
+    if (lines->empty()) {
+        error = from + " holds no order";
+        return nullptr;
+    }
+    auto next = std::make_shared<std::size_t>(0);
+    return [lines, next](const std::string&) -> std::optional<std::string> {
+        const std::size_t i = std::min(*next, lines->size() - 1);
+        ++*next;
+        return (*lines)[i];
+    };
+}
+
+bool send_all(Socket& ws, const std::vector<protocol::Bytes>& messages) {
+    for (const auto& m : messages) {
+        beast::error_code ec;
+        ws.write(net::buffer(m.data(), m.size()), ec);
+        if (ec) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+int run_seat(const SeatOptions& options) {
+    std::string error;
+    const auto url = parse_ws_url(options.url, error);
+    if (!url) {
+        std::fprintf(stderr, "hschool-hns seat: --url: %s\n", error.c_str());
+        return 2;
+    }
+    if (options.scripted != "burrow" && options.scripted != "scatter") {
+        std::fprintf(stderr, "hschool-hns seat: --scripted must be burrow or scatter\n");
+        return 2;
+    }
+    auto source = order_source(options.external_orders, error);
+    if (!options.external_orders.empty() && !source) {
+        std::fprintf(stderr, "hschool-hns seat: --external-orders: %s\n", error.c_str());
+        return 2;
+    }
+    SeatPolicy policy;
+    policy.scripted = options.scripted;
+    policy.external = !options.external_orders.empty();
+    policy.label = options.label;
+    SeatSession session(policy, std::move(source));
+
+    net::io_context ioc;
+    auto ws = dial(ioc, *url, options.connect_attempts);
+    if (!ws) {
+        std::fprintf(stderr, "hschool-hns seat: the game never accepted a connection\n");
+        return 1;
+    }
+    std::fprintf(stderr, "hschool-hns seat: connected (%s)\n", registration_text(policy).c_str());
+    for (int reconnects = 0;;) {
+        bool open = send_all(*ws, session.on_open());
+        beast::flat_buffer buffer;
+        while (open) {
+            beast::error_code ec;
+            buffer.clear();
+            ws->read(buffer, ec);
+            if (ec) break;
+            const std::string data = beast::buffers_to_string(buffer.data());
+            open = send_all(*ws, session.on_message(ws->got_text(), data));
+        }
+        const auto reason = ws->reason();
+        std::fprintf(stderr, "hschool-hns seat: socket closed (code %u %s) after %d frames, %d orders\n", static_cast<unsigned>(reason.code),
+                     std::string(reason.reason.c_str()).c_str(), session.session_frames(), session.orders_sent());
+        // The match is over (its close), the game is winding down (no frame this session), or the
+        // re-dials ran out: leave cleanly either way; the runner waits on our exit.
+        if (reason.code == kMatchOverCode || session.session_frames() == 0 || reconnects >= kSeatReconnectAttempts) break;
+        ++reconnects;
+        std::fprintf(stderr, "hschool-hns seat: re-dialling the seat (attempt %d)\n", reconnects);
+        ws = dial(ioc, *url, kSeatReconnectAttempts);
+        if (!ws) {
+            std::fprintf(stderr, "hschool-hns seat: the game is no longer listening\n");
+            break;
+        }
+    }
+    return 0;
+}
+
+}  // namespace hschool::tools::hns
