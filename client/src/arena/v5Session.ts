@@ -1,0 +1,235 @@
+// A v5 arena connection: Hello 5, one Input per tick (each also predicted locally), Frames into the
+// replica and the interpolation buffer, the own avatar predicted and reconciled with ackSeq.
+import { v1, v5 } from '../net/protocol';
+import { Pinger } from '../net/pinger';
+import { ReconnectingSocket, gameSocketUrl } from '../net/reconnectingSocket';
+import type { ConnectionState } from '../net/reconnectingSocket';
+import { SnapshotBuffer } from './snapshotBuffer';
+import { TickClock } from './tickClock';
+import { stepAvatar } from './v5Physics';
+import type { AvatarRules, Circle, Point } from './v5Physics';
+import { Replica } from './v5Replica';
+
+export const ARENA_FULL_CLOSE_CODE = 1013;
+export const MAX_PENDING_COMMANDS = 64; // a server that never acknowledges cannot grow this forever
+export const CORRECTION_HALF_LIFE_MS = 60; // a mispredicted avatar glides to the server's answer
+const MAX_SEQUENCE = 0xffffffff;
+
+export interface V5Events {
+  onConnection(state: ConnectionState): void;
+  onWelcome(welcome: v5.Welcome, world: v5.StaticWorld): void;
+  onPing(rttMs: number): void;
+}
+
+interface Command {
+  seq: number;
+  mask: number;
+}
+
+export class V5Session {
+  readonly buffer = new SnapshotBuffer(); // the other players, as positions in world units
+  readonly replica = new Replica();
+  welcome: v5.Welcome | null = null;
+  world: v5.StaticWorld | null = null;
+  obstacles: Circle[] = [];
+  sequence = 0; // keeps increasing across reconnects, so no command is ever mistaken for an older one
+  ackSeq = 0;
+  corrections = 0; // Frames whose replay disagreed with the prediction
+  private rules: AvatarRules | null = null;
+  private pending: Command[] = [];
+  private predicted: Point | null = null; // after the last command issued
+  private previous: Point | null = null; // before it
+  private commandAt = 0;
+  private error: Point = { x: 0, y: 0 }; // decaying offset after a correction
+  private errorAt = 0;
+  private tickClock: TickClock | null = null;
+  private tickTimer: ReturnType<typeof setInterval> | null = null;
+  private readonly socket: ReconnectingSocket;
+  private readonly pinger: Pinger;
+
+  constructor(
+    private readonly name: string,
+    private readonly buttons: () => number,
+    private readonly events: V5Events,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.pinger = new Pinger((clientTimeMs) => this.send({ type: 'Ping', clientTimeMs }));
+    this.socket = new ReconnectingSocket(gameSocketUrl(), {
+      onOpen: (send) => {
+        send(v5.encodeClient({ type: 'Hello', version: v5.VERSION, name: this.name }));
+        this.pinger.start();
+      },
+      onFrame: (frame) => this.onFrame(frame),
+      onState: (state) => {
+        if (state.phase !== 'open') this.forget();
+        this.events.onConnection(state);
+      },
+    });
+  }
+
+  start(): void {
+    this.socket.start();
+  }
+
+  stop(): void {
+    this.stopTicks();
+    this.pinger.stop();
+    this.socket.stop();
+  }
+
+  retryNow(): void {
+    this.socket.retryNow();
+  }
+
+  get tickMs(): number {
+    return 1000 / Math.max(1, this.welcome?.tickRate ?? 20);
+  }
+
+  // A key went down or up: its command goes now (not at the next tick) when the last one is at
+  // least half a tick old, so the avatar answers on the next frame without flooding the FIFO.
+  inputChanged(): void {
+    if (!this.rules || !this.predicted) return;
+    if (this.now() - this.commandAt < this.tickMs / 2) return;
+    this.issue();
+    this.startTicks();
+  }
+
+  // Where to draw the own avatar now: between the last two predicted steps, plus what is left of
+  // a correction. Null before Welcome and StaticWorld.
+  ownPosition(at: number = this.now()): Point | null {
+    if (!this.predicted || !this.previous) return null;
+    const fraction = Math.min(1, Math.max(0, (at - this.commandAt) / this.tickMs));
+    const decay = Math.pow(0.5, Math.max(0, at - this.errorAt) / CORRECTION_HALF_LIFE_MS);
+    return {
+      x: this.previous.x + (this.predicted.x - this.previous.x) * fraction + this.error.x * decay,
+      y: this.previous.y + (this.predicted.y - this.previous.y) * fraction + this.error.y * decay,
+    };
+  }
+
+  // The exact predicted position after the last command (tests compare it with the server's).
+  predictedPosition(): Point | null {
+    return this.predicted;
+  }
+
+  // Quantised replica values back in world units.
+  toWorld(q: number): number {
+    return q * Math.pow(2, this.welcome?.quantumExp ?? 0);
+  }
+
+  private forget(): void {
+    this.stopTicks();
+    this.pinger.stop();
+    this.welcome = null;
+    this.world = null;
+    this.rules = null;
+    this.tickClock = null;
+    this.predicted = this.previous = null;
+    this.pending = [];
+    this.replica.reset();
+    this.buffer.clear();
+  }
+
+  private issue(): void {
+    if (!this.rules || !this.predicted) return;
+    this.sequence = this.sequence >= MAX_SEQUENCE ? 1 : this.sequence + 1;
+    const command = { seq: this.sequence, mask: this.buttons() & 0x0f };
+    this.send({ type: 'Input', seq: command.seq, mask: command.mask });
+    this.pending.push(command);
+    if (this.pending.length > MAX_PENDING_COMMANDS) this.pending.shift();
+    this.previous = this.ownPosition() ?? this.predicted;
+    this.error = { x: 0, y: 0 }; // folded into `previous`
+    this.predicted = stepAvatar(this.predicted, command.mask, this.rules, this.obstacles);
+    this.commandAt = this.now();
+  }
+
+  private startTicks(): void {
+    this.stopTicks();
+    this.tickTimer = setInterval(() => this.issue(), this.tickMs);
+  }
+
+  private stopTicks(): void {
+    if (this.tickTimer !== null) clearInterval(this.tickTimer);
+    this.tickTimer = null;
+  }
+
+  private send(message: v5.ClientMessage): void {
+    this.socket.send(v5.encodeClient(message));
+  }
+
+  private onFrame(bytes: Uint8Array): void {
+    const decoded = v5.decodeServer(bytes);
+    if (!decoded.ok) return; // the server never sends malformed frames; ignore rather than crash
+    const message = decoded.message;
+    switch (message.type) {
+      case 'Welcome':
+        this.welcome = message;
+        this.tickClock = new TickClock(this.tickMs);
+        this.rules = {
+          width: message.width, height: message.height, playerSpeed: message.playerSpeed,
+          playerRadius: message.playerRadius, tickRate: message.tickRate,
+        };
+        break;
+      case 'StaticWorld':
+        this.world = message;
+        this.obstacles = message.obstacles.map((o) => ({ x: o.x, y: o.y, radius: o.radius }));
+        break;
+      case 'Frame':
+        this.onDelta(message);
+        break;
+      case 'Pong':
+        this.events.onPing(this.pinger.onPong(message.clientTimeMs));
+        break;
+      case 'Unknown':
+        break;
+    }
+  }
+
+  private onDelta(frame: v5.Frame): void {
+    if (!this.welcome || !this.world || !this.rules) return;
+    if (this.replica.apply(frame) !== null) {
+      // A broken chain cannot be repaired in place: a new connection starts with a keyframe.
+      this.socket.reconnectTo(gameSocketUrl());
+      return;
+    }
+    const first = this.predicted === null;
+    this.reconcile(frame);
+    if (first) {
+      this.events.onWelcome(this.welcome, this.world);
+      this.startTicks();
+    }
+    if (!this.tickClock) return;
+    const others: v1.EntityState[] = [];
+    for (const e of this.replica.entries()) {
+      if (e.slot === this.welcome.selfSlot) continue;
+      others.push({ id: e.id, kind: v1.EntityKind.Player, x: this.toWorld(e.qx), y: this.toWorld(e.qy), radius: this.rules.playerRadius, colour: e.colour });
+    }
+    this.buffer.push(this.tickClock.localTime(frame.tick, this.now()), others);
+  }
+
+  // From the server's exact position after ackSeq, replay what it has not applied yet.
+  private reconcile(frame: v5.Frame): void {
+    this.ackSeq = frame.ackSeq;
+    this.pending = this.pending.filter((c) => c.seq > frame.ackSeq);
+    let at: Point = { x: frame.selfX, y: frame.selfY };
+    let before = at;
+    for (const command of this.pending) {
+      before = at;
+      at = stepAvatar(at, command.mask, this.rules!, this.obstacles);
+    }
+    if (!this.predicted || !this.previous) {
+      this.predicted = this.previous = at;
+      return;
+    }
+    if (at.x === this.predicted.x && at.y === this.predicted.y) return;
+    // A misprediction (the server stepped a mask again while its FIFO was empty): jump the
+    // prediction, keep the drawn avatar where it was and let the difference decay.
+    const drawn = this.ownPosition()!;
+    this.corrections++;
+    this.predicted = at;
+    this.previous = this.pending.length > 0 ? before : at;
+    this.error = { x: 0, y: 0 };
+    const fresh = this.ownPosition()!;
+    this.error = { x: drawn.x - fresh.x, y: drawn.y - fresh.y };
+    this.errorAt = this.now();
+  }
+}
