@@ -61,7 +61,7 @@ const char* order_source_text(OrderSource source);
 inline constexpr const char* kCauseTimeout = "timeout";
 inline constexpr const char* kCauseParseError = "parse_error";
 inline constexpr const char* kCauseNoCredentials = "no_credentials";  // a prompt seat with no model to ask
-inline constexpr const char* kNoModelDetail = "no language model is configured for this turn; playing burrow";
+inline constexpr const char* kNoModelDetail = "the language model is unavailable for this turn; playing burrow";
 inline constexpr const char* kSourceLlm = "llm";  // a prompt seat's directive source when its model answered
 
 struct TurnOutcome {

@@ -428,6 +428,10 @@ bool begin_turn(MatchRuntime& rt, SteadyClock::time_point now, HnsMetrics& metri
     bool awaiting = false;
     std::vector<std::pair<int, std::string>> says;
     std::vector<LlmSeatAsk> asks;
+    // The reference's budget guard runs in every match: from here on prompt seats play burrow.
+    if (!rt.llm) rt.llm = std::make_unique<LlmClient>(process_llm_settings(), rt.sim.config());
+    if (const auto remaining = rt.llm->guard_budget(std::chrono::duration_cast<std::chrono::seconds>(now - rt.loop_start)))
+        rt.writer.chat(ms, 0, sh::budget_guard_record(*turn, *remaining));
     for (int s = 0; s < n; ++s) {
         if (rt.sim.frozen_seeker(s)) continue;
         SeatState& seat = rt.seats[static_cast<std::size_t>(s)];
@@ -442,7 +446,6 @@ bool begin_turn(MatchRuntime& rt, SteadyClock::time_point now, HnsMetrics& metri
             break;
         }
         case PolicyKind::Prompt: {
-            if (!rt.llm) rt.llm = std::make_unique<LlmClient>(process_llm_settings(), rt.sim.config());
             if (rt.llm->live()) {
                 const Registration* r = seat.registration.current();
                 const auto memory = seat_memory(rt);
@@ -450,11 +453,11 @@ bool begin_turn(MatchRuntime& rt, SteadyClock::time_point now, HnsMetrics& metri
                                           observation_json(ObservationInput{rt.sim, rt.driver, s, *turn, true, memory})});
                 break;
             }
-            // No credentials (or a 401 earlier in the match): burrow at once, no network wait.
+            // No credentials, a 401 earlier in the match or the budget guard: burrow at once.
             const auto outcome = resolve_prompt_turn(sh::baseline_order(sh::Baseline::Burrow, rt.sim, rt.driver, s, *turn));
             rt.sim.add_fallback_turn(s);
-            metrics.fallback(kCauseNoCredentials);
-            rt.writer.chat(ms, 0, sh::fallback_record(rt.sim, s, *turn, kCauseNoCredentials, 1, kNoModelDetail));
+            metrics.fallback(rt.llm->unavailable_cause());
+            rt.writer.chat(ms, 0, sh::fallback_record(rt.sim, s, *turn, rt.llm->unavailable_cause(), 1, kNoModelDetail));
             rt.writer.chat(ms, s, sh::directive_record(rt.sim, s, *turn, outcome.order, last, order_source_text(outcome.source), 0));
             remember(rt, s, outcome.order, last);
             says.emplace_back(s, outcome.order.say);

@@ -1,6 +1,7 @@
 #include "server/hns/llm_client.hpp"
 
 #include <algorithm>
+#include <thread>
 
 #include "server/hns/decisions.hpp"
 #include "server/hns/http_batch.hpp"
@@ -23,7 +24,19 @@ LlmClient::LlmClient(LlmSettings settings, const sim::hns::GameConfig& config)
       max_tokens_(std::max(1, config.maxOutputTokens)),
       attempt1_(std::max(1, config.attempt1Ms)),
       retry_(std::max(0, config.retryMs)),
-      budget_(std::max(1, config.turnBudgetMs)) {}
+      budget_(std::max(1, config.turnBudgetMs)),
+      spacing_(std::max(0, config.turnSpacingMs)),
+      wall_budget_s_(config.wallClockBudgetSeconds) {}
+
+const char* LlmClient::unavailable_cause() const { return budget_off_ ? kCauseBudgetGuard : kCauseNoCredentials; }
+
+std::optional<int> LlmClient::guard_budget(std::chrono::seconds elapsed) {
+    if (budget_off_) return std::nullopt;
+    const auto turn_s = (budget_.count() + 999) / 1000;
+    if (elapsed.count() + 2 * turn_s <= wall_budget_s_) return std::nullopt;
+    budget_off_ = true;
+    return std::max<int>(0, wall_budget_s_ - static_cast<int>(elapsed.count()));
+}
 
 HttpCall LlmClient::request_for(const LlmSeatAsk& ask, bool retry) const {
     const std::string user = llm_user_message(ask.prompt, ask.view, retry);
@@ -51,6 +64,13 @@ LlmTurnResult LlmClient::run_turn(const std::vector<LlmSeatAsk>& asks, const sim
         result.answers[i].slot = asks[i].slot;
         open.push_back(i);
     }
+    // The rate floor: this batch starts turnSpacingMs after the last one (a stop ends the wait).
+    if (last_batch_ && spacing_.count() > 0) {
+        const auto not_before = *last_batch_ + spacing_;
+        while (Clock::now() < not_before && !(stop && stop()))
+            std::this_thread::sleep_for(std::min<Clock::duration>(not_before - Clock::now(), kHttpBatchStopPoll));
+    }
+    last_batch_ = Clock::now();
     const auto start = Clock::now();
     bool throttled = false;  // per turn: a 429 now says nothing about the next turn
     const auto note = [&](std::size_t i, int attempt, const char* cause, std::string detail) {
@@ -100,7 +120,7 @@ LlmTurnResult LlmClient::run_turn(const std::vector<LlmSeatAsk>& asks, const sim
         if (throttled) break;  // the retry would be refused the same way
     }
     for (std::size_t i : open) {
-        const char* cause = !live() ? kCauseNoCredentials : throttled ? kCauseThrottled : kCauseParseError;
+        const char* cause = !live() ? unavailable_cause() : throttled ? kCauseThrottled : kCauseParseError;
         note(i, 2, cause, "the seat played the burrow order");
     }
     return result;

@@ -4,8 +4,10 @@
 // batch; all within attempt1Ms, retryMs and turnBudgetMs. 401/403 turns the client off for the
 // rest of the match, 429 skips this turn's retry, Bedrock rotates its model on either. The result
 // is the orders and the fallback notes; the caller records them. Runs on the match's thread.
+// Batch starts are held turnSpacingMs apart (the sidecar's rate cap), before the turn's clock.
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,8 +49,15 @@ class LlmClient {
 public:
     LlmClient(LlmSettings settings, const sim::hns::GameConfig& config);
 
-    // A transport is configured and no 401/403 turned it off.
-    bool live() const { return settings_.transport != LlmTransport::None && !disabled_; }
+    // A transport is configured, no 401/403 turned it off and the budget guard has not fired.
+    bool live() const { return settings_.transport != LlmTransport::None && !disabled_ && !budget_off_; }
+    // Why a seat cannot ask this turn: budget_guard once the guard fired, else no_credentials.
+    const char* unavailable_cause() const;
+
+    // The reference's budget guard, before every turn of any match: when `elapsed` plus two turn
+    // budgets would pass wallClockBudgetSeconds, the model is off for the rest of the match. The
+    // seconds left when it fires (write the budget_guard record, once), else nothing.
+    std::optional<int> guard_budget(std::chrono::seconds elapsed);
     LlmTransport transport() const { return settings_.transport; }
 
     // The turn's batch (and retry). `stop()` true ends the waits early (the match is stopping).
@@ -65,8 +74,12 @@ private:
     std::string config_model_;
     int max_tokens_ = 700;
     std::chrono::milliseconds attempt1_, retry_, budget_;
+    std::chrono::milliseconds spacing_;
+    int wall_budget_s_ = 660;
     std::size_t bedrock_model_ = 0;
     bool disabled_ = false;
+    bool budget_off_ = false;
+    std::optional<std::chrono::steady_clock::time_point> last_batch_;  // for turnSpacingMs
 };
 
 }  // namespace hschool::server::hns

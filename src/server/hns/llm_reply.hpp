@@ -30,6 +30,7 @@ inline constexpr int kMaxQuotedReplyRunes = 160;
 // The reference's fallback causes beyond decisions.hpp's timeout, parse_error and no_credentials.
 inline constexpr const char* kCauseTransportError = "transport_error";
 inline constexpr const char* kCauseThrottled = "throttled";
+inline constexpr const char* kCauseBudgetGuard = "budget_guard";  // the match's wall clock is nearly spent
 
 struct LlmText {
     bool ok = false;

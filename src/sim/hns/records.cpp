@@ -57,6 +57,10 @@ std::string fallback_record(const Sim& sim, int slot, int turn, std::string_view
     return boost::json::serialize(o);
 }
 
+std::string budget_guard_record(int turn, int remaining_s) {
+    return "{\"k\":\"budget_guard\",\"turn\":" + std::to_string(turn) + ",\"remaining_s\":" + std::to_string(remaining_s) + "}";
+}
+
 std::string stop_record(int tick, std::string_view end_rule) {
     return "{\"k\":\"stop\",\"tick\":" + std::to_string(tick) + ",\"endRule\":\"" + std::string(end_rule) + "\"}";
 }

@@ -19,6 +19,8 @@ std::string directive_record(const Sim& sim, int slot, int turn, const Order& or
 // no_credentials. `detail` must already be bounded and UTF-8-safe.
 std::string fallback_record(const Sim& sim, int slot, int turn, std::string_view cause, int attempt = 1,
                             std::string_view detail = {});
+// The budget guard fired before `turn`: prompt seats play burrow from here on.
+std::string budget_guard_record(int turn, int remaining_s);
 std::string stop_record(int tick, std::string_view end_rule);
 std::string result_record(std::string_view results_json);
 

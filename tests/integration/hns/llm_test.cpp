@@ -305,6 +305,23 @@ TEST(HnsPromptSeats, WithNoCredentialsEveryTurnFallsBackAtOnce) {
     expect_nowhere(m, kPrompt);
 }
 
+TEST(HnsPromptSeats, TheBudgetGuardStopsAskingWhenTheWallClockIsNearlySpent) {
+    // 2 x 16 s of turn budget do not fit in 30 s: the guard fires at the first turn.
+    FakeModel model([](const ModelRequest&) { return ModelReply{200, messages_answer(R"({"intent":"hide"})"), {}, 0}; });
+    PromptMatch m(&model, 1, R"({"turnSpacingMs":0,"wallClockBudgetSeconds":30})");
+    ASSERT_TRUE(m.ready()) << m.server.output();
+    const auto match = m.finish();
+    ASSERT_FALSE(match.empty());
+    EXPECT_TRUE(model.requests().empty());
+    const auto replay = m.replay();
+    const auto guards = records(replay, "budget_guard");
+    ASSERT_EQ(guards.size(), 1U);
+    EXPECT_EQ(at_int(guards[0], "turn"), 0);
+    EXPECT_LE(at_int(guards[0], "remaining_s"), 30);
+    EXPECT_EQ(fallbacks_of(replay, 1, 0).at(0).rfind("1:budget_guard:", 0), 0U);
+    EXPECT_EQ(results_array(match, "fallbackTurns")[0].as_int64(), 8);
+}
+
 TEST(HnsPromptSeats, AnUnreachableSidecarIsATransportError) {
     PromptMatch m(nullptr, 1, R"({"turnSpacingMs":0})", {{"COWORLD_LLM_ENDPOINT", "http://127.0.0.1:" + std::to_string(free_port())}});
     ASSERT_TRUE(m.ready()) << m.server.output();
