@@ -16,6 +16,7 @@ HttpResponse serving(const HealthSources& sources) {
         return {503, "application/json", boost::json::serialize(body), {}};
     }
     boost::json::object body{{"status", "serving"}, {"access", sources.access}};
+    if (std::string_view(sources.llm) != "none") body["llm"] = sources.llm;  // a prompt seat asks this transport
     if (!sources.serving_files) body["webRoot"] = "none";
     return {200, "application/json", boost::json::serialize(body), {}};
 }

@@ -16,6 +16,7 @@ struct HealthSources {
     const StoreHealth* store = nullptr;  // a failing latest write makes /health 503 "store-error"
     bool serving_files = true;           // false: no usable web root, every static path is 404
     const char* access = "open";         // the access mode, so clients (and operators) can see it
+    const char* llm = "none";            // prompt seats' model transport (issue 21); shown unless none
 };
 
 void add_ops_routes(HttpRouter& router, const std::atomic<Health>& health, const Metrics& metrics,

@@ -9,6 +9,7 @@
 #include "server/arena_service.hpp"
 #include "server/game_loop.hpp"
 #include "server/hns/hub.hpp"
+#include "server/hns/llm_settings.hpp"
 #include "server/hns_client_pages.hpp"
 #include "server/hns_dropin.hpp"
 #include "server/hns_routes.hpp"
@@ -153,7 +154,12 @@ int run_server(const ServerOptions& options) {
         if (origin_allowed(request.origin, request.host, origins)) return std::nullopt;
         return problem(403, "forbidden-origin", "Forbidden origin", "requests that change state are not accepted from this origin");
     });
-    add_ops_routes(router, health, metrics, {&store_health, web_root.has_value(), access_mode_text(access.mode())});
+    // Prompt seats' model (issue 21): read once; the log and /health name the transport, never a key.
+    const hns::LlmSettings& llm = hns::process_llm_settings();
+    if (!llm.warning.empty()) spdlog::warn("event=hns_llm_credentials problem=\"{}\"", llm.warning);
+    spdlog::info("event=hns_llm transport={} detail=\"{}\"", hns::llm_transport_text(llm.transport), hns::describe_llm(llm, ""));
+    add_ops_routes(router, health, metrics,
+                   {&store_health, web_root.has_value(), access_mode_text(access.mode()), hns::llm_transport_text(llm.transport)});
     add_schools_routes(router, loop, library, **store, store_worker, store_health, access);
     add_hns_routes(router, hub, HnsRouteOptions{&access, options.network.allowed_origins, options.dropin.active || options.dropin.replay});
     auto files = static_files(web_root);

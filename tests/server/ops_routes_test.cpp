@@ -70,6 +70,14 @@ TEST(Health, SaysWhenNoFilesAreServedButStaysUp) {
     EXPECT_EQ(response.body, R"({"status":"serving","access":"open","webRoot":"none"})");
 }
 
+TEST(Health, NamesThePromptSeatsModelTransportWhenOneIsLive) {
+    std::atomic<Health> health{Health::Serving};
+    Metrics metrics;
+    HttpRouter router;
+    add_ops_routes(router, health, metrics, {nullptr, true, "open", "sidecar"});
+    EXPECT_EQ(get(router, "/health").body, R"({"status":"serving","access":"open","llm":"sidecar"})");
+}
+
 TEST(Metrics, CountWhatTheServerReports) {
     std::atomic<Health> health{Health::Serving};
     Metrics metrics;

@@ -353,6 +353,9 @@ TEST(HnsPromptSeats, BedrockSendsItsTokenAndRotatesItsModelWhenThrottled) {
     EXPECT_EQ(requests[0].headers.count("x-coworld-player-slot"), 0U);
     EXPECT_EQ(parse(requests[0].body).as_object().at("anthropic_version"), "bedrock-2023-05-31");
     EXPECT_EQ(results_array(match, "llmTurns")[0].as_int64(), 8);
+    // /health and the startup log say which transport is live, never the token.
+    EXPECT_EQ(parse(http_request(m.server.port(), "GET", "/health").body).as_object().at("llm"), "bedrock");
+    EXPECT_NE(m.server.output().find("event=hns_llm transport=bedrock"), std::string::npos);
     expect_nowhere(m, token);
 }
 
