@@ -95,6 +95,10 @@ public:
         std::lock_guard lock(mutex_);
         return max_in_flight_;
     }
+    int in_flight() {
+        std::lock_guard lock(mutex_);
+        return in_flight_;
+    }
 
 private:
     void accept_loop() {
