@@ -1,4 +1,5 @@
-// Two arena pages: keys held in one move that avatar in the other's view.
+// Two arena pages: keys held in one move that avatar in the other's view. Protocol v5 sends each
+// page only the players near it (a 500-unit window), so A first walks over to B.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { debugState, launch, newPage, screenshot, serverUrl, waitUntil } from './support/browser.mjs';
@@ -24,6 +25,42 @@ async function holdUntil(page, key, condition, what) {
   }
 }
 
+const NEAR = 60; // world units: well inside the 5 × 5-cell window of the other page
+
+// Waits until the avatar stands still in its own page (commands still in flight have landed).
+async function settle(page, id) {
+  let last = null;
+  return waitUntil(async () => {
+    const at = entity(await debugState(page), id);
+    const still = at && last && at.x === last.x && at.y === last.y;
+    last = at;
+    return still ? at : null;
+  }, { what: `avatar ${id} to stand still` });
+}
+
+// Walks A's avatar towards B's (across, then along; again if it overshot) until B's view has it.
+async function meet(a, idA, b, idB) {
+  const own = async (page, id) => entity(await debugState(page), id);
+  for (let round = 0; round < 3; round++) {
+    for (const axis of ['x', 'y']) {
+      const [from, to] = [await settle(a.page, idA), await own(b.page, idB)];
+      if (Math.abs(to[axis] - from[axis]) <= NEAR) continue;
+      const key = axis === 'x' ? (to.x > from.x ? 'ArrowRight' : 'ArrowLeft') : (to.y > from.y ? 'ArrowDown' : 'ArrowUp');
+      await holdUntil(a.page, key, async () => {
+        const at = await own(a.page, idA);
+        return at && Math.abs(to[axis] - at[axis]) <= NEAR ? at : null;
+      }, `A to walk ${key} towards B`);
+    }
+  }
+  await settle(a.page, idA);
+  return waitUntil(async () => entity(await debugState(b.page), idA), { what: 'B to see A' });
+}
+
+// Keys that move A towards B on each axis, so a test's moves keep A inside B's window.
+function towards(from, to) {
+  return { x: to.x >= from.x ? ['ArrowRight', 1] : ['ArrowLeft', -1], y: to.y >= from.y ? ['KeyS', 1] : ['KeyW', -1] };
+}
+
 test('keys pressed in one arena page move that avatar in the other', async () => {
   const a = await newPage(session.browser);
   const b = await newPage(session.browser);
@@ -33,21 +70,26 @@ test('keys pressed in one arena page move that avatar in the other', async () =>
   const idA = await waitUntil(async () => (await debugState(a.page))?.arena?.playerId, { what: 'page A to be welcomed' });
   const idB = await waitUntil(async () => (await debugState(b.page))?.arena?.playerId, { what: 'page B to be welcomed' });
   assert.notEqual(idA, idB);
+  await waitUntil(async () => entity(await debugState(b.page), idB), { what: 'B to see itself' });
+  await meet(a, idA, b, idB);
+  await new Promise((resolve) => setTimeout(resolve, 300)); // standing still, as B interpolates it
   const start = await waitUntil(async () => entity(await debugState(b.page), idA), { what: 'B to see A' });
   await waitUntil(async () => entity(await debugState(a.page), idB), { what: 'A to see B' });
   await a.page.getByTestId('arena-canvas').waitFor();
   await screenshot(a.page, 'arena-a');
 
-  // Right (arrow key), then down (WASD), as seen from the other page.
-  const movedRight = await holdUntil(a.page, 'ArrowRight', async () => {
+  // Across (arrow keys), then along (WASD), towards B, as seen from the other page.
+  const bAt = entity(await debugState(b.page), idB);
+  const keys = towards(start, bAt);
+  const movedRight = await holdUntil(a.page, keys.x[0], async () => {
     const seen = entity(await debugState(b.page), idA);
-    return seen && seen.x - start.x > MIN_MOVE ? seen : null;
-  }, 'A to move right in B');
-  const movedDown = await holdUntil(a.page, 'KeyS', async () => {
+    return seen && (seen.x - start.x) * keys.x[1] > MIN_MOVE ? seen : null;
+  }, 'A to move across in B');
+  const movedDown = await holdUntil(a.page, keys.y[0], async () => {
     const seen = entity(await debugState(b.page), idA);
-    return seen && seen.y - movedRight.y > MIN_MOVE ? seen : null;
-  }, 'A to move down in B');
-  assert.ok(movedDown.y > start.y);
+    return seen && (seen.y - movedRight.y) * keys.y[1] > MIN_MOVE ? seen : null;
+  }, 'A to move along in B');
+  assert.ok((movedDown.y - start.y) * keys.y[1] > 0);
 
   // B itself did not move: its own avatar stays where the server put it.
   const bInA = entity(await debugState(a.page), idB);
@@ -65,5 +107,47 @@ test('keys pressed in one arena page move that avatar in the other', async () =>
   await waitUntil(async () => !entity(await debugState(b.page), idA), { what: 'A to disappear from B' });
 
   assert.deepEqual(b.errors, [], 'no console errors in page B');
+  await b.context.close();
+});
+
+test('the arena speaks v5: the own avatar is predicted, measured key to screen, and agrees with the server', async () => {
+  const a = await newPage(session.browser);
+  const b = await newPage(session.browser);
+  await a.page.goto(`${serverUrl()}/#/arena`);
+  await b.page.goto(`${serverUrl()}/#/arena`);
+  const idA = await waitUntil(async () => (await debugState(a.page))?.arena?.playerId, { what: 'page A to be welcomed' });
+  const idB = await waitUntil(async () => (await debugState(b.page))?.arena?.playerId, { what: 'page B to be welcomed' });
+  await waitUntil(async () => entity(await debugState(a.page), idA), { what: 'A to see itself' });
+  await waitUntil(async () => entity(await debugState(b.page), idB), { what: 'B to see itself' });
+  await meet(a, idA, b, idB);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const before = await debugState(a.page);
+  assert.equal(before.arena.protocol, 5);
+  const ownBefore = entity(before, idA);
+  assert.ok(ownBefore, 'A draws its own avatar');
+
+  // A's own view moves it before any round trip could have: the key-to-screen figure is measured.
+  const along = towards(ownBefore, entity(await debugState(b.page), idB)).y;
+  const moved = await holdUntil(a.page, along[0] === 'KeyS' ? 'ArrowDown' : 'ArrowUp', async () => {
+    const state = await debugState(a.page);
+    const own = entity(state, idA);
+    return own && (own.y - ownBefore.y) * along[1] > MIN_MOVE && state.arena.inputLatencyMs !== null ? state : null;
+  }, 'A to move in its own view');
+  assert.ok(moved.arena.inputLatencyMs >= 0);
+  assert.match(await a.page.getByTestId('arena-hud').textContent(), /key → screen \d+ ms/);
+
+  // Standing still again, the prediction equals what the server sends B, to half a quantum.
+  const settled = await waitUntil(async () => {
+    const state = await debugState(a.page);
+    const seen = entity(await debugState(b.page), idA);
+    const p = state.arena.predicted;
+    return p && seen && Math.abs(seen.x - p.x) <= 0.0625 && Math.abs(seen.y - p.y) <= 0.0625
+      ? { state, seen } : null;
+  }, { what: "A's prediction to agree with the server's position seen by B" });
+  assert.ok((settled.state.arena.predicted.y - ownBefore.y) * along[1] > MIN_MOVE);
+
+  assert.deepEqual(a.errors, [], 'no console errors in page A');
+  assert.deepEqual(b.errors, [], 'no console errors in page B');
+  await a.context.close();
   await b.context.close();
 });

@@ -10,6 +10,11 @@ export interface DebugState {
     entities: Array<{ id: number; x: number; y: number }>; // as drawn, interpolated
     inputSequence: number;
     rttMs: number | null;
+    protocol: number;
+    ackSeq: number; // the last command the server applied
+    corrections: number; // Frames whose replay disagreed with the prediction
+    inputLatencyMs: number | null; // key event to the first frame drawing the own avatar moved
+    predicted: { x: number; y: number } | null; // exact, after the last command sent
   } | null;
 }
 

@@ -1,6 +1,7 @@
-// The PixiJS side of the arena: a letterboxed world container and one Graphics per entity.
+// The PixiJS side of the arena: the world letterboxed (or, when larger than the view, a camera
+// following the own avatar), the far-density layer under one Graphics per entity.
 import { Application, Container, Graphics, Text } from 'pixi.js';
-import { letterbox } from './letterbox';
+import { followCamera, letterbox } from './letterbox';
 import { entityLabel } from './worldRenderer';
 import type { EntitySprite, SpriteFactory } from './worldRenderer';
 import type { v1 } from '../net/protocol';
@@ -13,6 +14,9 @@ const OWN_RING_WIDTH = 4;
 const OWN_RING_GAP = 5;
 const LABEL_SIZE = 14;
 const LABEL_GAP = 4;
+const FAR_COLOUR = 0x94a3b8;
+const FAR_ALPHA_PER_PLAYER = 0.03;
+const FAR_ALPHA_MAX = 0.35;
 
 class PixiEntitySprite implements EntitySprite {
   private readonly root = new Container();
@@ -49,7 +53,9 @@ export class PixiScene implements SpriteFactory {
   readonly app = new Application();
   private readonly world = new Container();
   private readonly field = new Graphics();
+  private readonly far = new Graphics();
   private worldSize = { width: 0, height: 0 };
+  private target: { x: number; y: number } | null = null;
 
   constructor(private readonly youLabel: () => string) {}
 
@@ -58,7 +64,7 @@ export class PixiScene implements SpriteFactory {
     this.app.canvas.setAttribute('aria-label', 'arena');
     this.app.canvas.dataset.testid = 'arena-canvas';
     host.appendChild(this.app.canvas);
-    this.world.addChild(this.field);
+    this.world.addChild(this.field, this.far);
     this.app.stage.addChild(this.world);
     this.app.renderer.on('resize', () => this.fit());
   }
@@ -67,6 +73,22 @@ export class PixiScene implements SpriteFactory {
     this.worldSize = { width, height };
     this.field.clear();
     this.field.rect(0, 0, width, height).fill(FIELD_COLOUR).stroke({ width: 2, color: FIELD_BORDER });
+    this.fit();
+  }
+
+  // Players per cell, drawn as shade: the crowd beyond the window the server sends players of.
+  drawFar(counts: readonly number[], cols: number, cellSize: number): void {
+    this.far.clear();
+    counts.forEach((count, cell) => {
+      if (count === 0) return;
+      const alpha = Math.min(FAR_ALPHA_MAX, count * FAR_ALPHA_PER_PLAYER);
+      this.far.rect((cell % cols) * cellSize, Math.floor(cell / cols) * cellSize, cellSize, cellSize).fill({ color: FAR_COLOUR, alpha });
+    });
+  }
+
+  // The camera centres this point when the world is larger than the view.
+  follow(x: number, y: number): void {
+    this.target = { x, y };
     this.fit();
   }
 
@@ -84,7 +106,7 @@ export class PixiScene implements SpriteFactory {
 
   private fit(): void {
     const { width, height } = this.app.renderer.screen;
-    const box = letterbox(width, height, this.worldSize.width, this.worldSize.height);
+    const box = followCamera(width, height, this.worldSize.width, this.worldSize.height, this.target);
     this.world.scale.set(box.scale);
     this.world.position.set(box.offsetX, box.offsetY);
   }

@@ -41,8 +41,10 @@ describe('V5Session', () => {
   const deliver = (m: v5.ServerMessage) => fake().deliver(v5.encodeServer(m));
   const inputs = () => fake().sent.map((b) => v5.decodeClient(b)).flatMap((d) => (d.ok && d.message.type === 'Input' ? [d.message] : []));
   const advance = (ms: number) => {
-    now += ms;
-    vi.advanceTimersByTime(ms);
+    for (let left = ms; left > 0; left -= 5) {
+      now += Math.min(5, left);
+      vi.advanceTimersByTime(Math.min(5, left));
+    }
   };
   const join = () => {
     fake().accept();
@@ -89,6 +91,29 @@ describe('V5Session', () => {
     expect(session.ownPosition()!.x).toBeCloseTo(drawn.x, 6);
     now += 1000;
     expect(session.ownPosition()!.x).toBeCloseTo(820, 2);
+  });
+
+  it('a late timer sends one command per tick it missed, a long sleep none', () => {
+    join();
+    now += 120; // the page was busy: two ticks went by
+    session.pump();
+    expect(inputs().map((m) => m.seq)).toStrictEqual([1, 2]);
+    now += 10_000;
+    session.pump();
+    expect(inputs()).toHaveLength(7);
+    session.pump();
+    expect(inputs()).toHaveLength(7);
+  });
+
+  it('sits a tick out when the server says more than one command waits', () => {
+    join();
+    advance(50);
+    expect(inputs()).toHaveLength(1);
+    deliver(frame(101, 100, 0, 800, { inputQueue: 3 }));
+    advance(50);
+    expect(inputs()).toHaveLength(1);
+    advance(50);
+    expect(inputs()).toHaveLength(2);
   });
 
   it('a key change goes out at once when the last command is half a tick old', () => {

@@ -13,6 +13,8 @@ import { Replica } from './v5Replica';
 export const ARENA_FULL_CLOSE_CODE = 1013;
 export const MAX_PENDING_COMMANDS = 64; // a server that never acknowledges cannot grow this forever
 export const CORRECTION_HALF_LIFE_MS = 60; // a mispredicted avatar glides to the server's answer
+export const MAX_CATCH_UP_COMMANDS = 5; // ticks a late timer or frame makes up for at once
+export const TARGET_SERVER_QUEUE = 1; // commands waiting on the server: more is latency for everyone else
 const MAX_SEQUENCE = 0xffffffff;
 
 export interface V5Events {
@@ -40,6 +42,7 @@ export class V5Session {
   private predicted: Point | null = null; // after the last command issued
   private previous: Point | null = null; // before it
   private commandAt = 0;
+  private serverQueue = 0; // inputQueue of the last Frame, until a pump acts on it
   private error: Point = { x: 0, y: 0 }; // decaying offset after a correction
   private errorAt = 0;
   private tickClock: TickClock | null = null;
@@ -90,8 +93,24 @@ export class V5Session {
   inputChanged(): void {
     if (!this.rules || !this.predicted) return;
     if (this.now() - this.commandAt < this.tickMs / 2) return;
-    this.issue();
+    this.issue(this.now());
     this.startTicks();
+  }
+
+  // One command per tick since the last: called by the timer and by every drawn frame, so a page
+  // whose timers run late (a busy or throttled tab) still sends one command for each tick it lived.
+  pump(): void {
+    if (!this.rules || !this.predicted) return;
+    const now = this.now();
+    let due = Math.floor((now - this.commandAt) / this.tickMs);
+    if (due > 0 && this.serverQueue > TARGET_SERVER_QUEUE) {
+      // The server holds more than it needs (a burst after a late frame): sit one tick out.
+      this.commandAt += this.tickMs;
+      this.serverQueue = 0;
+      due--;
+    }
+    for (let i = 0; i < Math.min(due, MAX_CATCH_UP_COMMANDS); i++) this.issue(this.commandAt + this.tickMs);
+    if (due > MAX_CATCH_UP_COMMANDS) this.commandAt = now; // a long sleep is not replayed
   }
 
   // Where to draw the own avatar now: between the last two predicted steps, plus what is left of
@@ -129,22 +148,22 @@ export class V5Session {
     this.buffer.clear();
   }
 
-  private issue(): void {
+  private issue(at: number): void {
     if (!this.rules || !this.predicted) return;
     this.sequence = this.sequence >= MAX_SEQUENCE ? 1 : this.sequence + 1;
     const command = { seq: this.sequence, mask: this.buttons() & 0x0f };
     this.send({ type: 'Input', seq: command.seq, mask: command.mask });
     this.pending.push(command);
     if (this.pending.length > MAX_PENDING_COMMANDS) this.pending.shift();
-    this.previous = this.ownPosition() ?? this.predicted;
+    this.previous = this.ownPosition(at) ?? this.predicted;
     this.error = { x: 0, y: 0 }; // folded into `previous`
     this.predicted = stepAvatar(this.predicted, command.mask, this.rules, this.obstacles);
-    this.commandAt = this.now();
+    this.commandAt = at;
   }
 
   private startTicks(): void {
     this.stopTicks();
-    this.tickTimer = setInterval(() => this.issue(), this.tickMs);
+    this.tickTimer = setInterval(() => this.pump(), this.tickMs);
   }
 
   private stopTicks(): void {
@@ -194,6 +213,7 @@ export class V5Session {
     const first = this.predicted === null;
     this.reconcile(frame);
     if (first) {
+      this.commandAt = this.now();
       this.events.onWelcome(this.welcome, this.world);
       this.startTicks();
     }
@@ -209,6 +229,7 @@ export class V5Session {
   // From the server's exact position after ackSeq, replay what it has not applied yet.
   private reconcile(frame: v5.Frame): void {
     this.ackSeq = frame.ackSeq;
+    this.serverQueue = frame.inputQueue;
     this.pending = this.pending.filter((c) => c.seq > frame.ackSeq);
     let at: Point = { x: frame.selfX, y: frame.selfY };
     let before = at;

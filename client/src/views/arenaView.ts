@@ -1,5 +1,7 @@
-// The v1 arena: a letterboxed PixiJS canvas, keyboard input, interpolated snapshots, ping.
-import { ArenaSession, ARENA_FULL_CLOSE_CODE } from '../arena/arenaSession';
+// The arena over protocol v5: the own avatar predicted (it answers on the next frame), the others
+// interpolated 100 ms back, the far-density layer, a camera on larger worlds, ping and the
+// measured key-to-screen latency.
+import { V5Session, ARENA_FULL_CLOSE_CODE } from '../arena/v5Session';
 import { HeldKeys } from '../arena/keyboard';
 import { PixiScene } from '../arena/pixiScene';
 import { INTERPOLATION_DELAY_MS } from '../arena/snapshotBuffer';
@@ -25,7 +27,7 @@ export class ArenaView implements View {
   private readonly hud = h('p', { class: 'arena-hud', 'aria-live': 'off' });
   private readonly notice = h('p', { class: 'note note-warning', hidden: true });
   private readonly keys = new HeldKeys();
-  private readonly session: ArenaSession;
+  private readonly session: V5Session;
   private readonly banner: ConnectionBanner;
   private readonly scene = new PixiScene(() => t('arena.you'));
   private readonly renderer = new WorldRenderer(this.scene);
@@ -36,10 +38,15 @@ export class ArenaView implements View {
   private destroyed = false;
   private drawn: Array<{ id: number; x: number; y: number }> = [];
   private playerCount = 0;
+  private obstacles: v1.EntityState[] = [];
+  private keyAt: number | null = null; // when a key changed the held mask, until the avatar moves on screen
+  private lastOwn: { x: number; y: number } | null = null;
+  private latencyMs: number | null = null;
+  private farTick = -1;
 
   constructor() {
     this.banner = new ConnectionBanner(() => this.session.retryNow());
-    this.session = new ArenaSession(`guest-${Math.floor(Math.random() * NAME_SUFFIX_RANGE)}`, () => this.keys.mask(), {
+    this.session = new V5Session(`guest-${Math.floor(Math.random() * NAME_SUFFIX_RANGE)}`, () => this.keys.mask(), {
       onConnection: (state) => {
         this.connection = state;
         this.banner.update(state);
@@ -47,8 +54,12 @@ export class ArenaView implements View {
         this.notice.hidden = !(state.phase === 'waiting' && state.closeCode === ARENA_FULL_CLOSE_CODE);
         if (state.phase !== 'open') this.renderer.clear();
       },
-      onWelcome: (welcome) => {
-        void this.sceneReady.then(() => this.scene.setWorld(welcome.worldWidth, welcome.worldHeight));
+      onWelcome: (welcome, world) => {
+        this.obstacles = world.obstacles.map((o, i) => ({
+          id: world.firstId + i, kind: v1.EntityKind.Obstacle, x: o.x, y: o.y, radius: o.radius, colour: world.colour,
+        }));
+        this.farTick = -1;
+        void this.sceneReady.then(() => this.scene.setWorld(welcome.width, welcome.height));
       },
       onPing: (rtt) => {
         this.rttMs = rtt;
@@ -82,15 +93,29 @@ export class ArenaView implements View {
 
   private readonly onKeyDown = (event: KeyboardEvent) => {
     if (isTyping(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
+    const before = this.keys.mask();
     if (this.keys.press(event.code)) event.preventDefault(); // arrows would scroll the page
+    this.maskMayHaveChanged(before, event.timeStamp);
   };
 
   private readonly onKeyUp = (event: KeyboardEvent) => {
+    const before = this.keys.mask();
     if (this.keys.release(event.code)) event.preventDefault();
+    this.maskMayHaveChanged(before, event.timeStamp);
   };
 
   // A key released while the window had no focus never sends keyup: forget everything held.
-  private readonly onBlur = () => this.keys.releaseAll();
+  private readonly onBlur = () => {
+    const before = this.keys.mask();
+    this.keys.releaseAll();
+    this.maskMayHaveChanged(before, performance.now());
+  };
+
+  private maskMayHaveChanged(before: number, at: number): void {
+    if (this.keys.mask() === before) return;
+    if (this.keyAt === null) this.keyAt = at;
+    this.session.inputChanged();
+  }
 
   private render(): void {
     this.banner.render();
@@ -110,11 +135,31 @@ export class ArenaView implements View {
   }
 
   private frame(): void {
-    const entities = this.session.buffer.sample(performance.now() - INTERPOLATION_DELAY_MS);
-    const ownId = this.session.welcome?.playerId ?? null;
+    this.session.pump();
+    const now = performance.now();
+    const welcome = this.session.welcome;
+    const others = this.session.buffer.sample(now - INTERPOLATION_DELAY_MS);
+    const own = this.session.ownPosition(now);
+    const ownId = welcome?.playerId ?? null;
+    const entities = [...this.obstacles, ...others];
+    if (own && welcome) {
+      const self = this.session.replica.entries().find((e) => e.slot === welcome.selfSlot);
+      entities.push({ id: welcome.playerId, kind: v1.EntityKind.Player, x: own.x, y: own.y, radius: welcome.playerRadius, colour: self?.colour ?? 0xffffff });
+      this.scene.follow(own.x, own.y);
+      // Key to screen: from the key event to the first frame that draws the avatar elsewhere.
+      if (this.keyAt !== null && this.lastOwn && (own.x !== this.lastOwn.x || own.y !== this.lastOwn.y)) {
+        this.latencyMs = Math.max(0, Math.round(now - this.keyAt));
+        this.keyAt = null;
+      }
+      this.lastOwn = own;
+    }
+    if (welcome && this.session.replica.tick !== this.farTick && this.session.replica.far.length > 0) {
+      this.farTick = this.session.replica.tick;
+      this.scene.drawFar(this.session.replica.far, this.session.replica.farCols, welcome.cellSize);
+    }
     this.renderer.render(entities, ownId);
-    this.drawn = entities.map((e) => ({ id: e.id, x: e.x, y: e.y }));
-    this.playerCount = entities.filter((e) => e.kind === v1.EntityKind.Player).length;
+    this.drawn = entities.filter((e) => e.kind === v1.EntityKind.Player).map((e) => ({ id: e.id, x: e.x, y: e.y }));
+    this.playerCount = this.drawn.length;
     this.paintHud();
     this.publishDebug();
   }
@@ -124,7 +169,7 @@ export class ArenaView implements View {
     const ping = this.rttMs === null ? t('conn.pingUnknown') : t('conn.ping', { ms: this.rttMs });
     const text = this.connection.phase === 'open' && !this.session.welcome
       ? t('arena.waiting')
-      : `${ping} · ${t('arena.players', { count: players })}`;
+      : [ping, t('arena.players', { count: players }), ...(this.latencyMs === null ? [] : [t('arena.latency', { ms: this.latencyMs })])].join(' · ');
     if (this.hud.textContent !== text) this.hud.textContent = text;
     this.hud.dataset.testid = 'arena-hud';
   }
@@ -133,10 +178,15 @@ export class ArenaView implements View {
     const welcome = this.session.welcome;
     const arena: DebugState['arena'] = {
       playerId: welcome?.playerId ?? null,
-      world: welcome ? { width: welcome.worldWidth, height: welcome.worldHeight } : null,
+      world: welcome ? { width: welcome.width, height: welcome.height } : null,
       entities: this.drawn,
       inputSequence: this.session.sequence,
       rttMs: this.rttMs,
+      protocol: 5,
+      ackSeq: this.session.ackSeq,
+      corrections: this.session.corrections,
+      inputLatencyMs: this.latencyMs,
+      predicted: this.session.predictedPosition(),
     };
     updateDebug({ view: 'arena', school: null, arena });
   }
