@@ -68,6 +68,27 @@ TEST_F(HnsClientPages, LoadingThePlayerPageLeavesTheSeatFree) {
     EXPECT_TRUE(seated) << json::serialize(match_json(port, "m1"));
 }
 
+TEST_F(HnsClientPages, HostileQueriesGetAnAnswerAndTheServerStaysUp) {
+    const std::vector<std::string> queries{
+        "?slot=0&token=" + std::string(6000, 'x'),        // a huge token: refused, not echoed
+        "?slot=0&token=%00",                              // NUL
+        "?slot=0&token=%E2%80%AE",                        // a bidi control
+        "?slot=-1&token=token-0", "?slot=99999999999999999999&token=token-0", "?slot=0x1&token=token-0",
+        "?slot=0&slot=1&token=token-0&token=token-1",      // repeated keys
+        "?" + std::string(3000, '&'),                     // empty pairs
+        "?%ZZ=1",
+    };
+    for (const auto& q : queries) {
+        const auto r = http_request(port, "GET", "/client/player" + q);
+        EXPECT_TRUE(r.status == 200 || r.status == 400 || r.status == 403 || r.status == 431) << q.substr(0, 60) << " → " << r.status;
+        EXPECT_LT(r.body.size(), 4096U) << "a refusal never echoes the query";
+    }
+    // An oversized request line is the HTTP layer's 431, as for any route.
+    EXPECT_EQ(http_request(port, "GET", "/client/global?match=" + std::string(20000, 'm')).status, 431U);
+    EXPECT_EQ(http_request(port, "GET", "/healthz").body, "healthy");
+    EXPECT_EQ(http_request(port, "GET", "/client/player?slot=0&token=token-0").status, 200U);
+}
+
 TEST(HnsClientPagesAnyMode, WithoutABuiltClientTheyStillAnswer200) {
     TempDir dir;
     ServerProcess server(isolated_server_args(dir));  // an empty web root: no index.html

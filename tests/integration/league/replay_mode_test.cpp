@@ -80,6 +80,23 @@ TEST(HnsReplayMode, ServesTheLoadedReplayAsTheRunnerChecksIt) {
     EXPECT_TRUE(parse(http_request(port, "GET", "/api/hns/matches").body).as_object().at("matches").as_array().empty());
     EXPECT_EQ(upgrade_request(port, "/player?slot=0").status, 404U);
     EXPECT_EQ(upgrade_request(port, "/global").status, 404U);
+    // The replay viewers' budget holds here too: eight sockets per address, the ninth is refused.
+    std::vector<std::unique_ptr<WsClient>> viewers;
+    viewer.reset();
+    for (int i = 0; i < 8; ++i) {
+        // The sockets closed above give their places back as their closes are processed.
+        std::unique_ptr<WsClient> ws;
+        for (int attempt = 0; attempt < 100 && !ws; ++attempt) {
+            ws = open_socket(port, "/replay");
+            if (!ws) std::this_thread::sleep_for(20ms);
+        }
+        ASSERT_TRUE(ws) << "viewer " << i;
+        viewers.push_back(std::move(ws));
+    }
+    const auto ninth = upgrade_request(port, "/replay");
+    EXPECT_EQ(ninth.status, 429U);
+    EXPECT_EQ(ninth.body, "too many replay viewers from this address\n");
+    viewers.clear();
     // It serves until SIGTERM, then stops cleanly.
     EXPECT_EQ(server.stop(SIGTERM), 0);
 }
