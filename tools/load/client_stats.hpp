@@ -15,6 +15,7 @@ struct ClientStats {
     std::uint64_t tick_frames = 0;     // window: Snapshot or Clock frames
     std::uint64_t bytes = 0;           // window: every payload byte received
     std::uint64_t tick_gaps = 0;       // window: ticks missing between consecutive tick frames
+    std::uint64_t chain_errors = 0;    // v5: Frames the replica refused (a broken delta chain)
 };
 
 struct DriverResult {

@@ -24,6 +24,7 @@ struct LoadPlan {
     std::chrono::milliseconds connect_timeout{10'000};  // per connection, TCP connect to Welcome
     std::vector<std::int32_t> school_ids;  // schools: watchers are spread over these round-robin
     std::uint64_t seed = 1;
+    int protocol = 1;  // arena: 1 (shared snapshots, inputs at 30 Hz) or 5 (deltas, one input per tick)
 };
 
 }  // namespace hschool::load

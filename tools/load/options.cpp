@@ -10,11 +10,12 @@ namespace {
 constexpr const char* kUsage =
     "usage: hschool-load <arena|schools|idle> --url ws://127.0.0.1:PORT --clients N --seconds S\n"
     "         [--threads 1|2] [--server-pid PID] [--ramp-batch N] [--connect-timeout-ms MS]\n"
-    "         [--warmup S] [--label TEXT] [--json-only] [--seed N]\n"
+    "         [--warmup S] [--label TEXT] [--json-only] [--seed N] [--protocol 1|5]\n"
     "       hschool-load flood --url ws://127.0.0.1:PORT --connections N --seconds S\n"
     "         [--kind mixed|setrunning|input|ping] [--server-pid PID] [--chunk-kib N] [--max-server-rss-mib N]\n"
     "         [--reconnect-delay-ms MS] [--school-id ID] [--label TEXT] [--json-only]\n"
-    "  arena:   v1 bots: Hello, inputs at 30 Hz (mask changes every second), a Ping every second\n"
+    "  arena:   v1 bots: Hello, inputs at 30 Hz (mask changes every second), a Ping every second;\n"
+    "           --protocol 5: v5 bots, one input per tick, every Frame applied to a replica and chain-checked\n"
     "  schools: v4 watchers spread over the schools (created up to 6 via POST /api/schools), one open each\n"
     "  idle:    connections that only say hello (v4)\n"
     "  flood:   hostile clients: Hello (v4: and OpenSchool), then small frames as fast as the socket takes them\n"
@@ -103,6 +104,10 @@ bool parse_into(int argc, char** argv, Options& o) {
             }
             else if (flag == "--label") o.label = value;
             else if (flag == "--seed") o.plan.seed = std::stoull(value);
+            else if (flag == "--protocol") {
+                o.plan.protocol = std::stoi(value);
+                if (o.plan.protocol != 1 && o.plan.protocol != 5) return fail("--protocol must be 1 or 5");
+            }
             else if (flag == "--connections") o.flood.connections = std::stoi(value);
             else if (flag == "--kind") {
                 if (value == "mixed") o.flood.kind = FloodKind::Mixed;

@@ -37,7 +37,7 @@ json::object summarize(const RunFacts& f) {
     const auto& clients = f.result.clients;
     const double window = std::max(f.window_seconds, 1e-9);
     std::vector<double> rates, byte_rates, welcome_ms;
-    std::uint64_t connected = 0, failed = 0, closed = 0, frames = 0, gaps = 0, with_gaps = 0, keeping_up = 0;
+    std::uint64_t connected = 0, failed = 0, closed = 0, frames = 0, gaps = 0, with_gaps = 0, keeping_up = 0, chain_errors = 0;
     int tick_rate = 0;
     for (const auto& c : clients) {
         if (c.failed) ++failed;
@@ -50,6 +50,7 @@ json::object summarize(const RunFacts& f) {
         welcome_ms.push_back(c.welcome_us / 1000.0);
         frames += c.tick_frames;
         gaps += c.tick_gaps;
+        chain_errors += c.chain_errors;
         if (c.tick_gaps > 0) ++with_gaps;
     }
     const bool expects_ticks = f.options->plan.scenario != Scenario::Idle;
@@ -83,6 +84,8 @@ json::object summarize(const RunFacts& f) {
     o["delivered_hz_total"] = static_cast<double>(frames) / window;
     o["delivered_share"] = expects_ticks && connected ? static_cast<double>(frames) / (expected * window * static_cast<double>(connected)) : 0.0;
     o["tick_gaps"] = gaps;
+    o["protocol"] = f.options->plan.protocol;
+    o["chain_errors"] = chain_errors;
     o["clients_with_gaps"] = with_gaps;
     o["bytes_per_client_s_p50"] = percentile(byte_rates, 0.5);
     o["pings_sent"] = f.result.pings_sent;

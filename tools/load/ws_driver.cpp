@@ -8,11 +8,14 @@
 #include <boost/beast/websocket.hpp>
 #include <cmath>
 #include <deque>
+#include <memory>
 #include <random>
 #include <thread>
 
 #include "protocol/v1.hpp"
 #include "protocol/v4.hpp"
+#include "protocol/v5.hpp"
+#include "sim/arena/v5/replica.hpp"
 
 namespace hschool::load {
 
@@ -28,6 +31,7 @@ namespace {
 constexpr std::size_t kMaxQueuedWrites = 8;          // a client whose writes back up skips inputs rather than queue them
 constexpr std::size_t kMaxReadFrameBytes = 1 << 20;  // snapshots stay under 64 KiB; map snapshots are a few KiB
 constexpr auto kStopGrace = std::chrono::seconds(3); // after that the threads are stopped without waiting for handlers
+constexpr std::uint32_t kMaxCatchUpInputs = 5;     // v5: ticks a late timer makes up for at once
 constexpr std::int64_t kGameMsPerRealSecond[] = {150'000, 300'000, 600'000, 900'000, 1'200'000};  // by speed index
 
 std::int64_t now_us() {
@@ -55,6 +59,10 @@ struct Client {
     std::uint32_t input_sequence = 0;
     std::uint8_t mask = 0;
     SteadyClock::time_point next_mask_change{};
+    // v5: one command per tick since Welcome, and the replica every Frame is applied to.
+    SteadyClock::time_point tick_zero{};
+    std::uint64_t ticks_sent = 0;
+    std::unique_ptr<sim::arena::v5::Replica> replica;
     // Last tick frame, for gap counting.
     bool have_last = false;
     std::uint32_t last_tick = 0;
@@ -147,7 +155,10 @@ struct Shard {
     }
 
     void send_hello(Client& c) {
-        if (plan.scenario == Scenario::Arena) {
+        if (plan.scenario == Scenario::Arena && plan.protocol == 5) {
+            c.replica = std::make_unique<sim::arena::v5::Replica>();
+            send(c, protocol::v5::encode(protocol::v5::Hello{protocol::v5::kVersion, "bot" + std::to_string(c.index)}));
+        } else if (plan.scenario == Scenario::Arena) {
             send(c, protocol::v1::encode(protocol::v1::Hello{protocol::v1::kVersion, "bot" + std::to_string(c.index)}));
         } else {
             send(c, protocol::v4::encode(protocol::v4::Hello{protocol::v4::kVersion, 1}));
@@ -165,6 +176,7 @@ struct Shard {
             send(c, protocol::v4::encode(protocol::v4::OpenSchool{c.school_id}));
         }
         c.next_mask_change = SteadyClock::now();
+        c.tick_zero = SteadyClock::now();
         resolved(c);
     }
 
@@ -210,7 +222,9 @@ struct Shard {
         if (frame.empty()) return;
         const bool counting = measuring();
         if (counting) c.stats.bytes += frame.size();
-        if (plan.scenario == Scenario::Arena) {
+        if (plan.scenario == Scenario::Arena && plan.protocol == 5) {
+            on_v5_frame(c, frame, counting);
+        } else if (plan.scenario == Scenario::Arena) {
             on_v1_frame(c, frame, counting);
         } else {
             on_v4_frame(c, frame, counting);
@@ -245,6 +259,29 @@ struct Shard {
             return;
         default:
             return;
+        }
+    }
+
+    // Every Frame is decoded and applied: the replica checks the chain and the session rules.
+    void on_v5_frame(Client& c, protocol::ByteView frame, bool counting) {
+        namespace v5 = protocol::v5;
+        auto m = v5::decode_server(frame);
+        if (!m) {
+            if (counting) ++c.stats.chain_errors;
+            return;
+        }
+        if (auto* f = std::get_if<v5::Frame>(&*m)) {
+            if (c.replica->apply(*f) && counting) ++c.stats.chain_errors;
+            if (counting) {
+                ++c.stats.tick_frames;
+                if (c.have_last && f->tick > c.last_tick + 1) c.stats.tick_gaps += f->tick - c.last_tick - 1;
+            }
+            c.have_last = true;
+            c.last_tick = f->tick;
+        } else if (auto* welcome = std::get_if<v5::Welcome>(&*m)) {
+            on_welcome(c, welcome->tick_rate);
+        } else if (auto* pong = std::get_if<v5::Pong>(&*m)) {
+            on_pong(pong->client_time_ms, counting);
         }
     }
 
@@ -319,7 +356,7 @@ struct Shard {
         for (auto& owned : clients) {
             Client& c = *owned;
             if (!c.stats.welcomed || c.dead || c.index % kTimerTicksPerSecond != ping_slot) continue;  // spread over the second
-            send(c, c.shard.plan.scenario == Scenario::Arena ? protocol::v1::encode(protocol::v1::Ping{now_us()})
+            send(c, c.shard.plan.scenario == Scenario::Arena ? protocol::v1::encode(protocol::v1::Ping{now_us()})  // v5's Ping is the same
                                                              : protocol::v4::encode(protocol::v4::Ping{now_us()}));
             if (counting) ++pings_sent;
         }
@@ -330,7 +367,15 @@ struct Shard {
             c.mask = static_cast<std::uint8_t>(rng() & protocol::v1::buttons::kKnown);
             c.next_mask_change += kMaskChangePeriod;
         }
-        send(c, protocol::v1::encode(protocol::v1::Input{c.input_sequence++, c.mask}));
+        if (plan.protocol != 5) {
+            send(c, protocol::v1::encode(protocol::v1::Input{c.input_sequence++, c.mask}));
+            return;
+        }
+        // One command per tick since Welcome, as a browser sends them.
+        const auto period = std::chrono::nanoseconds(std::chrono::seconds(1)) / std::max<int>(1, c.stats.tick_rate);
+        const auto due = static_cast<std::uint64_t>((now - c.tick_zero) / period);
+        if (due > c.ticks_sent + kMaxCatchUpInputs) c.ticks_sent = due - kMaxCatchUpInputs;
+        for (; c.ticks_sent < due; ++c.ticks_sent) send(c, protocol::v5::encode(protocol::v5::Input{++c.input_sequence, c.mask}));
     }
 
     void sweep_connecting(SteadyClock::time_point now) {
