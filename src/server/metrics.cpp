@@ -119,7 +119,8 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
                                     .Register(*registry_)
                                     .Add({}, Histogram::BucketBoundaries{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16});
     f_->hns_fallbacks = &BuildCounter().Name("hschool_hns_fallbacks_total").Help("Seat turns played by burrow instead of the seat, by cause").Register(*registry_);
-    for (const char* cause : {"timeout", "parse_error", "no_model"}) f_->hns_fallbacks->Add({{"cause", cause}});
+    for (const char* cause : {"timeout", "parse_error", "transport_error", "throttled", "no_credentials", "budget_guard"})
+        f_->hns_fallbacks->Add({{"cause", cause}});
     f_->hns_refused = &BuildCounter().Name("hschool_hns_refused_total").Help("Hide-and-seek requests, sockets and messages refused by a budget, by budget").Register(*registry_);
     f_->store_errors = &BuildCounter().Name("hschool_store_errors_total").Help("Database writes that failed: clock batches, creates, deletes").Register(*registry_).Add({});
 }

@@ -21,7 +21,8 @@ public:
     // Viewers whose backlog was dropped for a keyframe: "global" (live spectators), "replay".
     virtual void viewer_resyncs(const char* stream, std::size_t count) = 0;
     virtual void decision_latency(double seconds) = 0;
-    // A seat played burrow instead of its own order: "timeout", "parse_error", "no_model".
+    // A seat's attempt failed or it played burrow: "timeout", "parse_error", "transport_error",
+    // "throttled", "no_credentials", "budget_guard" (one per fallback record).
     virtual void fallback(const char* cause) = 0;
     // A request, socket or message refused by a hide-and-seek budget (the reason names the budget).
     virtual void refused(const char* reason) = 0;
