@@ -10,7 +10,7 @@ PORT ?= 8080
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: run test deps test-deps build server client test-cpp test-asan test-fuzz test-client test-e2e bench clean
+.PHONY: run test deps test-deps build server client test-cpp test-asan test-fuzz test-client test-e2e bench clean image image-test
 
 ## run: install what is missing, build in release mode, serve on 127.0.0.1:$(PORT)
 run: deps server client
@@ -61,6 +61,14 @@ test-e2e: server
 
 bench: deps
 	@scripts/bench.sh
+
+## image: the league container image (podman or docker; README "The container image"). IMAGE=name:tag
+image: client
+	@scripts/build-image.sh
+
+## image-test: start the image as a league runner does (drop-in with six seats, then replay mode); not part of `make test`
+image-test: image
+	@scripts/image-test.sh
 
 clean:
 	rm -rf build client/dist

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages and npm modules the build and tests need, only when missing.
-# Usage: scripts/install-deps.sh [build|test|bench]   (test adds the browser and fuzzing toolchain,
-# bench adds Google Benchmark, the Python that drives the load suite, strace and perf)
+# Usage: scripts/install-deps.sh [build|test|bench|server]   (test adds the browser and fuzzing toolchain,
+# bench adds Google Benchmark, the Python that drives the load suite, strace and perf; server is the
+# C++ only, no Node or npm: the container's build stage, whose web client is built outside it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,7 +15,7 @@ packages=(
   libcurl4-openssl-dev
 )
 # Node.js may come from elsewhere with npm bundled; Debian's packages only when there is none.
-command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
+[ "$mode" = server ] || command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 if [ "$mode" = bench ]; then
   # strace and perf: where the kernel work goes (bench/suite.py, section syscalls)
   packages+=(libbenchmark-dev python3 strace linux-perf)
@@ -35,7 +36,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # The web client's npm packages, reinstalled when the lock file is newer than node_modules.
-if [ -f client/package-lock.json ]; then
+if [ "$mode" != server ] && [ -f client/package-lock.json ]; then
   if [ ! -d client/node_modules ] || [ client/package-lock.json -nt client/node_modules/.package-lock.json ]; then
     (cd client && npm ci --no-audit --no-fund)
   fi

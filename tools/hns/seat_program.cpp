@@ -29,6 +29,7 @@ inline constexpr std::size_t kMaxOrderFileBytes = 1 << 20;      // orders are a 
 inline constexpr std::size_t kMaxGameMessageBytes = 64 << 20;   // a frame is far smaller
 inline constexpr auto kIdleTimeout = std::chrono::seconds(30);   // a game that says nothing this long is gone
 inline constexpr std::uint16_t kMatchOverCode = 1000;            // the game's close when the match is over
+inline constexpr std::size_t kMaxRefusalChars = 200;             // of a refused handshake's body, for the log
 
 struct WsUrl {
     std::string host, port = "80", target;
@@ -82,9 +83,14 @@ std::unique_ptr<Socket> dial_once(net::io_context& ioc, const WsUrl& url, std::s
     timeouts.idle_timeout = kIdleTimeout;
     timeouts.keep_alive_pings = true;
     ws->set_option(timeouts);
-    ws->handshake(url.host + ":" + url.port, url.target, ec);
+    websocket::response_type answer;
+    ws->handshake(answer, url.host + ":" + url.port, url.target, ec);
     if (ec) {
+        // A refused seat says why (the game's 403/409 texts), so a league log shows it.
+        std::string body = answer.body().substr(0, kMaxRefusalChars);
+        while (!body.empty() && (body.back() == '\n' || body.back() == '\r')) body.pop_back();
         error = ec.message();
+        if (answer.result_int() != 0) error += " (HTTP " + std::to_string(answer.result_int()) + (body.empty() ? "" : ": " + body) + ")";
         return nullptr;
     }
     ws->binary(true);
@@ -92,10 +98,11 @@ std::unique_ptr<Socket> dial_once(net::io_context& ioc, const WsUrl& url, std::s
 }
 
 std::unique_ptr<Socket> dial(net::io_context& ioc, const WsUrl& url, int attempts) {
-    std::string error;
+    std::string error, last;
     for (int attempt = 0; attempt < attempts; ++attempt) {
         if (auto ws = dial_once(ioc, url, error)) return ws;
-        if (attempt == 0) std::fprintf(stderr, "hschool-hns seat: game not accepting the seat yet (%s); retrying\n", error.c_str());
+        if (attempt == 0 || error != last) std::fprintf(stderr, "hschool-hns seat: game not accepting the seat yet (%s); retrying\n", error.c_str());
+        last = error;
         std::this_thread::sleep_for(std::chrono::milliseconds(kSeatRetryMs));
     }
     return nullptr;
