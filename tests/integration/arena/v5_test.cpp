@@ -1,6 +1,9 @@
 // Arena protocol v5 against the real server: Welcome, StaticWorld, an unbroken delta chain from a
 // keyframe, ackSeq echoes, a replica that agrees with a v1 client beside it, limits and close codes.
 #include <algorithm>
+#include <csignal>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <thread>
 
@@ -8,6 +11,8 @@
 #include "protocol/v5.hpp"
 #include "sim/arena/v5/interest.hpp"
 #include "sim/arena/v5/replica.hpp"
+#include "sim/replay/replay_reader.hpp"
+#include "sim/replay/replay_verify.hpp"
 
 namespace hschool::test::arena {
 namespace {
@@ -237,6 +242,43 @@ TEST_F(ArenaV5, MaxPlayersRefusesTheNextOfEitherVersionWith1013) {
     auto late_v1 = WsClient::connect(port());
     ASSERT_TRUE(late_v1->send(arena_hello("late")));
     EXPECT_EQ(close_code(*late_v1), 1013);
+}
+
+TEST_F(ArenaV5, RecordedCommandsAreOnePerStepAndTheReplayReStepsBitForBit) {
+    const auto file = dir.path() / "arena.replay";
+    start({"--record", file.string(), "--obstacles", "6"});
+    V5Client client(port());
+    ASSERT_TRUE(client.joined());
+    ASSERT_TRUE(client.frame());
+    constexpr std::uint32_t kCommands = 8;  // one burst, as a tab waking up sends it
+    for (std::uint32_t seq = 1; seq <= kCommands; ++seq) ASSERT_TRUE(client.input(seq, seq % 2 ? 8 : 2));
+    std::uint32_t ack = 0;
+    for (int i = 0; i < kMaxFramesToWait && ack < kCommands; ++i) {
+        auto f = client.frame();
+        ASSERT_TRUE(f);
+        ack = f->ack_seq;
+    }
+    ASSERT_EQ(ack, kCommands);
+    ASSERT_EQ(server->stop(SIGTERM), 0) << server->output();
+
+    std::ifstream in(file, std::ios::binary);
+    const protocol::Bytes bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    sim::replay::ReplayReader reader(bytes);
+    ASSERT_TRUE(reader.header_ok());
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> inputs;  // (tick, seq)
+    sim::replay::ReplayTick tick;
+    while (reader.next(tick))
+        for (const auto& command : tick.commands)
+            if (auto* input = std::get_if<sim::arena::InputCommand>(&command)) inputs.push_back({tick.tick, input->sequence});
+    ASSERT_EQ(inputs.size(), kCommands);
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+        EXPECT_EQ(inputs[i].second, i + 1);
+        if (i > 0) {
+            EXPECT_EQ(inputs[i].first, inputs[i - 1].first + 1) << "one queued command per step";
+        }
+    }
+    const auto verdict = sim::replay::verify_replay(bytes);
+    EXPECT_TRUE(verdict.matched()) << sim::replay::describe(verdict);
 }
 
 }  // namespace
