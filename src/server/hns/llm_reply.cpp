@@ -122,9 +122,9 @@ sh::Expected<sh::ParsedOrder> read_llm_order(std::string_view text, const sh::Or
     using R = sh::Expected<sh::ParsedOrder>;
     const std::string_view kept = cut_bytes(text, kMaxLlmTextBytes);
     auto object = sh::extract_json_object(kept);
-    if (!object) return R::fail("no JSON object in reply: " + safe_detail(kept, kMaxQuotedReplyRunes));
+    if (!object) return R::fail(safe_detail("no JSON object in reply: " + safe_detail(kept, kMaxQuotedReplyRunes)));
     auto parsed = sh::parse_order(*object, ctx);
-    if (!parsed) return R::fail("reply is not an order: " + safe_detail(parsed.error, kMaxQuotedReplyRunes));
+    if (!parsed) return R::fail(safe_detail("reply is not an order: " + safe_detail(parsed.error, kMaxQuotedReplyRunes)));
     return parsed;
 }
 
