@@ -16,15 +16,6 @@ after(async () => {
 
 const entity = (state, id) => state?.arena?.entities.find((e) => e.id === id);
 
-async function holdUntil(page, key, condition, what) {
-  await page.keyboard.down(key);
-  try {
-    return await waitUntil(condition, { what });
-  } finally {
-    await page.keyboard.up(key);
-  }
-}
-
 const NEAR = 60; // world units: well inside the 5 × 5-cell window of the other page
 
 // Waits until the avatar stands still in its own page (commands still in flight have landed).
@@ -38,18 +29,31 @@ async function settle(page, id) {
   }, { what: `avatar ${id} to stand still` });
 }
 
-// Walks A's avatar towards B's (across, then along; again if it overshot) until B's view has it.
+const SPEED = 240; // world units per second, the server's default
+const HOLD_MS = 400; // ~96 units: clearly more than MIN_MOVE, well inside the other page's window
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Holds a key for a time rather than until a polled position: a busy page answers polls late, and
+// the server moves the avatar from the press to the release as they reach it, whatever the polls.
+async function holdFor(page, key, ms) {
+  await page.keyboard.down(key);
+  try {
+    await sleep(ms);
+  } finally {
+    await page.keyboard.up(key);
+  }
+}
+
+// Walks A's avatar towards B's (across, then along; again if it was off) until B's view has it.
 async function meet(a, idA, b, idB) {
   const own = async (page, id) => entity(await debugState(page), id);
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < 4; round++) {
     for (const axis of ['x', 'y']) {
       const [from, to] = [await settle(a.page, idA), await own(b.page, idB)];
-      if (Math.abs(to[axis] - from[axis]) <= NEAR) continue;
+      const distance = Math.abs(to[axis] - from[axis]);
+      if (distance <= NEAR) continue;
       const key = axis === 'x' ? (to.x > from.x ? 'ArrowRight' : 'ArrowLeft') : (to.y > from.y ? 'ArrowDown' : 'ArrowUp');
-      await holdUntil(a.page, key, async () => {
-        const at = await own(a.page, idA);
-        return at && Math.abs(to[axis] - at[axis]) <= NEAR ? at : null;
-      }, `A to walk ${key} towards B`);
+      await holdFor(a.page, key, (1000 * distance) / SPEED);
     }
   }
   await settle(a.page, idA);
@@ -72,7 +76,6 @@ test('keys pressed in one arena page move that avatar in the other', async () =>
   assert.notEqual(idA, idB);
   await waitUntil(async () => entity(await debugState(b.page), idB), { what: 'B to see itself' });
   await meet(a, idA, b, idB);
-  await new Promise((resolve) => setTimeout(resolve, 300)); // standing still, as B interpolates it
   const start = await waitUntil(async () => entity(await debugState(b.page), idA), { what: 'B to see A' });
   await waitUntil(async () => entity(await debugState(a.page), idB), { what: 'A to see B' });
   await a.page.getByTestId('arena-canvas').waitFor();
@@ -81,14 +84,17 @@ test('keys pressed in one arena page move that avatar in the other', async () =>
   // Across (arrow keys), then along (WASD), towards B, as seen from the other page.
   const bAt = entity(await debugState(b.page), idB);
   const keys = towards(start, bAt);
-  const movedRight = await holdUntil(a.page, keys.x[0], async () => {
+  await holdFor(a.page, keys.x[0], HOLD_MS);
+  const movedRight = await waitUntil(async () => {
     const seen = entity(await debugState(b.page), idA);
     return seen && (seen.x - start.x) * keys.x[1] > MIN_MOVE ? seen : null;
-  }, 'A to move across in B');
-  const movedDown = await holdUntil(a.page, keys.y[0], async () => {
+  }, { what: 'A to move across in B' });
+  await settle(a.page, idA);
+  await holdFor(a.page, keys.y[0], HOLD_MS);
+  const movedDown = await waitUntil(async () => {
     const seen = entity(await debugState(b.page), idA);
     return seen && (seen.y - movedRight.y) * keys.y[1] > MIN_MOVE ? seen : null;
-  }, 'A to move along in B');
+  }, { what: 'A to move along in B' });
   assert.ok((movedDown.y - start.y) * keys.y[1] > 0);
 
   // B itself did not move: its own avatar stays where the server put it.
@@ -120,7 +126,6 @@ test('the arena speaks v5: the own avatar is predicted, measured key to screen, 
   await waitUntil(async () => entity(await debugState(a.page), idA), { what: 'A to see itself' });
   await waitUntil(async () => entity(await debugState(b.page), idB), { what: 'B to see itself' });
   await meet(a, idA, b, idB);
-  await new Promise((resolve) => setTimeout(resolve, 300));
   const before = await debugState(a.page);
   assert.equal(before.arena.protocol, 5);
   const ownBefore = entity(before, idA);
@@ -128,11 +133,12 @@ test('the arena speaks v5: the own avatar is predicted, measured key to screen, 
 
   // A's own view moves it before any round trip could have: the key-to-screen figure is measured.
   const along = towards(ownBefore, entity(await debugState(b.page), idB)).y;
-  const moved = await holdUntil(a.page, along[0] === 'KeyS' ? 'ArrowDown' : 'ArrowUp', async () => {
+  await holdFor(a.page, along[0] === 'KeyS' ? 'ArrowDown' : 'ArrowUp', HOLD_MS);
+  const moved = await waitUntil(async () => {
     const state = await debugState(a.page);
     const own = entity(state, idA);
     return own && (own.y - ownBefore.y) * along[1] > MIN_MOVE && state.arena.inputLatencyMs !== null ? state : null;
-  }, 'A to move in its own view');
+  }, { what: 'A to move in its own view' });
   assert.ok(moved.arena.inputLatencyMs >= 0);
   assert.match(await a.page.getByTestId('arena-hud').textContent(), /key → screen \d+ ms/);
 
