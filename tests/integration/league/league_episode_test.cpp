@@ -101,8 +101,8 @@ TEST(HnsLeague, SixSeatProgramsPlayAWholeDropInEpisode) {
 TEST(HnsLeague, ASeatProgramWhoseSocketIsTakenReDialsAndIsReadmitted) {
     TempDir dir;
     LeagueFiles files(dir.path());
-    // Long enough to step in: five hunt turns.
-    std::ofstream(files.config) << league_config().replace(league_config().find(R"("huntTurns":3)"), 13, R"("huntTurns":5)");
+    // Long enough to step in: eight hunt turns (seconds in fast mode, however late the poll sees tick 120).
+    std::ofstream(files.config) << league_config().replace(league_config().find(R"("huntTurns":3)"), 13, R"("huntTurns":8)");
     const std::uint16_t port = free_port();
     ServerProcess server(isolated_server_args(dir), dropin_launch(files, port));
     ASSERT_TRUE(server.started()) << server.output();
@@ -110,7 +110,7 @@ TEST(HnsLeague, ASeatProgramWhoseSocketIsTakenReDialsAndIsReadmitted) {
     // Mid-episode, another socket presents seat 2's token: the server gives it the seat and closes
     // the program's socket; the program re-dials and takes its seat back the same way.
     bool playing = false;
-    for (int i = 0; i < 500 && !playing; ++i) {
+    for (int i = 0; i < 3000 && !playing; ++i) {
         const auto m = match_json(port, "m1");
         playing = m.contains("tick") && m.at("tick").as_int64() > 120;
         if (!playing) std::this_thread::sleep_for(10ms);
