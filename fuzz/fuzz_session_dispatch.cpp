@@ -12,6 +12,7 @@
 
 #include "protocol/v1.hpp"
 #include "protocol/v4.hpp"
+#include "protocol/v5.hpp"
 #include "server/session_dispatch.hpp"
 
 namespace {
@@ -19,6 +20,7 @@ namespace {
 namespace dispatch = hschool::server::dispatch;
 namespace v1 = hschool::protocol::v1;
 namespace v4 = hschool::protocol::v4;
+namespace v5 = hschool::protocol::v5;
 using hschool::server::WireVersion;
 using hschool::protocol::CloseCode;
 
@@ -58,8 +60,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const auto action = dispatch::on_message(context, message, text);
         if (const auto* promote = std::get_if<dispatch::Promote>(&action)) {
             check(context.version == WireVersion::None && !text);
-            check(promote->version == WireVersion::Arena || promote->version == WireVersion::Schools);
-            check(promote->max_inbound_bytes == (promote->version == WireVersion::Arena ? v1::kMaxInboundFrameBytes : v4::kMaxInboundFrameBytes));
+            check(promote->version == WireVersion::Arena || promote->version == WireVersion::Schools ||
+                  promote->version == WireVersion::ArenaV5);
+            const std::size_t inbound = promote->version == WireVersion::Arena    ? v1::kMaxInboundFrameBytes
+                                        : promote->version == WireVersion::ArenaV5 ? v5::kMaxInboundFrameBytes
+                                                                                   : v4::kMaxInboundFrameBytes;
+            check(promote->max_inbound_bytes == inbound);
             check(connection_of(promote->join) == kConnection);
             context.version = promote->version;
         } else if (const auto* post = std::get_if<dispatch::Post>(&action)) {
@@ -70,6 +76,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             if (context.version == WireVersion::Arena) {
                 const auto pong = v1::decode_server(reply->message);
                 check(pong && std::get<v1::Pong>(*pong).server_tick == kTick);
+            } else if (context.version == WireVersion::ArenaV5) {
+                const auto pong = v5::decode_server(reply->message);
+                check(pong && std::holds_alternative<v5::Pong>(*pong) && std::get<v5::Pong>(*pong).server_tick == kTick);
             } else {
                 const auto pong = v4::decode_server(reply->message);
                 check(pong && std::get<v4::Pong>(*pong).server_tick == kTick);
