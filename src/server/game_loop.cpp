@@ -15,6 +15,8 @@ template <class... F>
 struct Overloaded : F... {
     using F::operator()...;
 };
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;  // clang 14 has no aggregate deduction yet (the sanitizer build)
 }  // namespace
 
 GameLoop::GameLoop(int tick_rate, World& world, Metrics& metrics)

@@ -37,6 +37,8 @@ template <class... F>
 struct Overloaded : F... {
     using F::operator()...;
 };
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;  // clang 14 has no aggregate deduction yet (the sanitizer build)
 
 // The server's WebSocket Ping: framed once, the same bytes for every connection.
 const Frame& ping_frame() {

@@ -28,11 +28,20 @@ inline std::unique_ptr<RawWs> sprite_socket(std::uint16_t port, const std::strin
     return RawWs::connect(port, options);
 }
 
+// GCC says AddressSanitizer with a macro, clang (the sanitizer build) with __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define HSCHOOL_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HSCHOOL_TEST_ASAN 1
+#endif
+#endif
+
 // For tests that bound the server's RSS. Under AddressSanitizer freed memory waits in a quarantine
 // (256 MB by default) and shows in RSS; a small one keeps RSS about the server's own memory.
 inline ServerProcess::Launch rss_launch() {
     ServerProcess::Launch launch;
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(HSCHOOL_TEST_ASAN)
     const char* inherited = std::getenv("ASAN_OPTIONS");
     std::string options = inherited ? inherited : "";
     launch.env.emplace_back("ASAN_OPTIONS", options + (options.empty() ? "" : ":") + "quarantine_size_mb=16");
