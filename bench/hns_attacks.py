@@ -52,17 +52,24 @@ def http(port, method, target, body=b"", source=ATTACK_SOURCE, timeout=REPLY_TIM
     return status, time.monotonic() - start
 
 
+def exchange(port, request, source=None):
+    """Sends a whole request on a new connection and reads until the server closes it."""
+    with socket.create_connection(("127.0.0.1", port), timeout=REPLY_TIMEOUT_S,
+                                  source_address=(source, 0) if source else None) as s:
+        s.sendall(request)
+        data = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                return data
+            data += chunk
+
+
 def created_match(port, config=b'{"variant":"certification"}'):
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=REPLY_TIMEOUT_S, source_address=(ATTACK_SOURCE, 0)) as s:
-            s.sendall(b"POST /api/hns/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-                      b"Content-Type: application/json\r\nContent-Length: " + str(len(config)).encode() + b"\r\n\r\n" + config)
-            data = b""
-            while True:
-                chunk = s.recv(65536)
-                if not chunk:
-                    break
-                data += chunk
+        data = exchange(port, b"POST /api/hns/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                              b"Content-Type: application/json\r\nContent-Length: " + str(len(config)).encode() + b"\r\n\r\n" + config,
+                        ATTACK_SOURCE)
         return json.loads(data.split(b"\r\n\r\n", 1)[1]).get("id", "")
     except (OSError, ValueError, IndexError, AttributeError):
         return ""
@@ -172,14 +179,7 @@ def attack_tool(mode, args):
 def replay_frames_flowing(port):
     """The replay attack is on once the server sends replay frames (its match must be played first)."""
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=REPLY_TIMEOUT_S) as s:
-            s.sendall(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-            data = b""
-            while True:
-                chunk = s.recv(65536)
-                if not chunk:
-                    break
-                data += chunk
+        data = exchange(port, b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         for line in data.decode("utf-8", "replace").splitlines():
             if line.startswith('hschool_hns_frame_bytes_total{stream="replay"}'):
                 return float(line.split()[-1]) > 0
