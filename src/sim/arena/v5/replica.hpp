@@ -4,7 +4,6 @@
 // the load generator and the fuzzer.
 #include <cstdint>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
 #include "protocol/v5.hpp"
@@ -30,13 +29,21 @@ public:
     std::optional<ApplyError> apply(const protocol::v5::Frame& frame);
     // The replica in slot order.
     std::vector<Visible> entries() const;
-    std::size_t size() const { return slots_.size(); }
+    std::size_t size() const { return items_.size(); }
     std::uint32_t tick() const { return tick_; }
     bool started() const { return started_; }
     const std::vector<std::uint8_t>& far() const { return far_; }
 
 private:
-    std::unordered_map<std::uint16_t, Visible> slots_;
+    // Checks every rule against the replica as it is, so apply() can then change it in place.
+    std::optional<ApplyError> check(const protocol::v5::Frame& frame, bool keyframe) const;
+    bool holds(std::uint16_t slot) const { return slot < index_.size() && index_[slot] != 0; }
+    void remove(std::uint16_t slot);
+
+    // O(Frame) per apply and compact per client (the load generator holds thousands): the entries
+    // unordered, and each slot's position + 1 (0 when absent), grown to the highest slot seen.
+    std::vector<Visible> items_;
+    std::vector<std::uint16_t> index_;
     std::vector<std::uint8_t> far_;
     std::uint32_t tick_ = 0;
     bool started_ = false;
