@@ -175,7 +175,7 @@ TEST(V5Delta, PropertyAppliedFramesReproduceTheVisibleSetEveryFrame) {
                 if (rng() % 5 == 0) arena.world.apply(InputCommand{o->id, static_cast<std::uint32_t>(tick), static_cast<std::uint8_t>(rng() % 16)});
             arena.world.step();
 
-            const TickArtifacts t = arena.artifacts();
+            const auto t = std::make_shared<const TickArtifacts>(arena.artifacts());
             for (const auto& o : observers) {
                 bool skip = false;
                 switch (o->pattern) {
@@ -198,14 +198,14 @@ TEST(V5Delta, PropertyAppliedFramesReproduceTheVisibleSetEveryFrame) {
                 const auto error = o->replica.apply(got);
                 ASSERT_EQ(error, std::nullopt) << describe(*error) << " at tick " << tick;
                 std::vector<Visible> expected;
-                t.visible_in(o->encoder.window(), expected);
+                t->visible_in(o->encoder.window(), expected);
                 ASSERT_EQ(o->replica.entries(), expected) << "tick " << tick;
                 const auto self = arena.entity(o->id);
                 EXPECT_EQ(got.self_x, self.x);
                 EXPECT_EQ(got.self_y, self.y);
                 EXPECT_EQ(got.ack_seq, o->id * 3);
                 if (got.flags & p5::frame_flags::kFarGrid) {
-                    EXPECT_EQ(o->replica.far(), t.far);
+                    EXPECT_EQ(o->replica.far(), t->far);
                     o->last_far = got.tick;
                 }
                 EXPECT_LE(got.tick - o->last_far, kFarEvery) << "the far grid is at most kFarEvery ticks old";

@@ -151,7 +151,7 @@ std::string stream_json() {
         std::vector<PlayerInput> players;
         for (const auto& e : snap.entities)
             if (e.kind == protocol::v1::kind::kPlayer) players.push_back({slot_of.at(e.id), e.id, e.x, e.y, e.colour, 0, 0, 0});
-        const auto frame = encoder.next(build_artifacts(world.tick(), world.settings(), players), slot_of[observer]);
+        const auto frame = encoder.next(std::make_shared<const TickArtifacts>(build_artifacts(world.tick(), world.settings(), players)), slot_of[observer]);
         EXPECT_EQ(replica.apply(frame), std::nullopt);
         out << (first ? "" : ",\n") << "    {\"hex\": \"" << hex(p5::encode(frame)) << "\",\n     \"replica\": [";
         first = false;

@@ -30,57 +30,62 @@ bool make_update(const Visible& from, const Visible& to, p5::Update& out) {
     return true;
 }
 
-const p5::Frame& DeltaEncoder::next(const TickArtifacts& t, std::uint16_t self_slot) {
+const p5::Frame& DeltaEncoder::next(const std::shared_ptr<const TickArtifacts>& now_artifacts, std::uint16_t self_slot) {
+    thread_local std::vector<Visible> replica, now;  // the client's replica (the base window) and the window now
+    thread_local p5::Frame frame;                   // per thread, so its buffers stay in cache
+    const TickArtifacts& t = *now_artifacts;
     const SelfEcho self = self_slot < t.self.size() ? t.self[self_slot] : SelfEcho{};
+    const bool keyframe = !base_ || t.tick - base_->tick > kKeyframeAfterTicks;
+    if (keyframe) {
+        replica.clear();
+    } else {
+        base_->visible_in(window_, replica);
+    }
     window_ = window_around(self.present ? self.cell : 0, t.grid);
-    t.visible_in(window_, now_);
+    t.visible_in(window_, now);
 
-    const bool keyframe = !started_ || t.tick - base_tick_ > kKeyframeAfterTicks;
-    frame_.tick = t.tick;
-    frame_.base_tick = started_ ? base_tick_ : 0;
-    frame_.flags = keyframe ? p5::frame_flags::kKeyframe : 0;
-    frame_.ack_seq = self.ack_seq;
-    frame_.input_queue = self.input_queue;
-    frame_.mask = self.mask;
-    frame_.self_x = self.x;
-    frame_.self_y = self.y;
-    frame_.leaves.clear();
-    frame_.enters.clear();
-    frame_.updates.clear();
-    frame_.far_cols = frame_.far_rows = 0;
-    frame_.far.clear();
-    if (keyframe) replica_.clear();
+    frame.tick = t.tick;
+    frame.base_tick = base_ ? base_->tick : 0;
+    frame.flags = keyframe ? p5::frame_flags::kKeyframe : 0;
+    frame.ack_seq = self.ack_seq;
+    frame.input_queue = self.input_queue;
+    frame.mask = self.mask;
+    frame.self_x = self.x;
+    frame.self_y = self.y;
+    frame.leaves.clear();
+    frame.enters.clear();
+    frame.updates.clear();
+    frame.far_cols = frame.far_rows = 0;
+    frame.far.clear();
 
     // Merge-join the replica and the window by slot: leaves, enters, updates in slot order.
     std::size_t a = 0, b = 0;
-    p5::Update update;
-    while (a < replica_.size() || b < now_.size()) {
-        if (b == now_.size() || (a < replica_.size() && replica_[a].slot < now_[b].slot)) {
-            frame_.leaves.push_back(replica_[a++].slot);
-        } else if (a == replica_.size() || now_[b].slot < replica_[a].slot) {
-            frame_.enters.push_back(enter_of(now_[b++]));
+    while (a < replica.size() || b < now.size()) {
+        if (b == now.size() || (a < replica.size() && replica[a].slot < now[b].slot)) {
+            frame.leaves.push_back(replica[a++].slot);
+        } else if (a == replica.size() || now[b].slot < replica[a].slot) {
+            frame.enters.push_back(enter_of(now[b++]));
         } else {
-            if (replica_[a].id != now_[b].id) {  // the slot was reused: a leave, then an enter
-                frame_.leaves.push_back(replica_[a].slot);
-                frame_.enters.push_back(enter_of(now_[b]));
-            } else if (make_update(replica_[a], now_[b], update)) {
-                frame_.updates.push_back(update);
+            if (replica[a].id != now[b].id) {  // the slot was reused: a leave, then an enter
+                frame.leaves.push_back(replica[a].slot);
+                frame.enters.push_back(enter_of(now[b]));
+            } else {
+                // Written in place: building it on the stack and copying it cost a store-forwarding stall per entry.
+                if (!make_update(replica[a], now[b], frame.updates.emplace_back())) frame.updates.pop_back();
             }
             ++a, ++b;
         }
     }
 
-    if (keyframe || !started_ || t.tick - last_far_tick_ >= kFarEvery) {
-        frame_.flags |= p5::frame_flags::kFarGrid;
-        frame_.far_cols = t.grid.cols;
-        frame_.far_rows = t.grid.rows;
-        frame_.far = t.far;
+    if (keyframe || t.tick - last_far_tick_ >= kFarEvery) {
+        frame.flags |= p5::frame_flags::kFarGrid;
+        frame.far_cols = t.grid.cols;
+        frame.far_rows = t.grid.rows;
+        frame.far = t.far;
         last_far_tick_ = t.tick;
     }
-    replica_.swap(now_);
-    base_tick_ = t.tick;
-    started_ = true;
-    return frame_;
+    base_ = now_artifacts;
+    return frame;
 }
 
 }  // namespace hschool::sim::arena::v5

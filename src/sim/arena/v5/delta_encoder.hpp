@@ -1,9 +1,11 @@
 #pragma once
-// One v5 connection's side of the delta stream: remembers exactly what it last queued (its replica
-// of the client's replica) and codes the next Frame against it. Any base works, so a connection
-// that was skipped for some ticks simply gets a larger, coalesced delta; the chain never breaks.
-// Used by one thread at a time (the network thread that writes the connection).
+// One v5 connection's side of the delta stream: remembers the artefacts and window of the last
+// Frame it queued (the client's replica is exactly that window's players) and codes the next Frame
+// against them. Any base works, so a connection that was skipped for some ticks simply gets a
+// larger, coalesced delta; the chain never breaks. Used by one thread at a time (the network
+// thread that writes the connection).
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "protocol/v5.hpp"
@@ -16,19 +18,19 @@ inline constexpr std::uint32_t kKeyframeAfterTicks = 32;
 
 class DeltaEncoder {
 public:
-    // The Frame for t against the last one this encoder made; the first is a keyframe.
-    const protocol::v5::Frame& next(const TickArtifacts& t, std::uint16_t self_slot);
+    // The Frame for t against the last one this encoder made; the first is a keyframe. The Frame
+    // is the calling thread's scratch: valid until that thread's next call of any encoder.
+    const protocol::v5::Frame& next(const std::shared_ptr<const TickArtifacts>& t, std::uint16_t self_slot);
     // The window the last Frame was built for (tests check the replica against it).
     const Window& window() const { return window_; }
 
 private:
-    std::vector<Visible> replica_;  // what the client holds after the last Frame, by slot
-    std::vector<Visible> now_;
-    protocol::v5::Frame frame_;
+    // The base is read from the tick's shared artefacts (hot in cache: every connection of the
+    // thread reads them) rather than from a per-connection copy, which cost a cache miss per entry.
+    // At most kKeyframeAfterTicks + 1 artefacts stay alive for a connection's sake.
+    std::shared_ptr<const TickArtifacts> base_;
     Window window_;
-    std::uint32_t base_tick_ = 0;
     std::uint32_t last_far_tick_ = 0;
-    bool started_ = false;
 };
 
 // The smallest record that takes `from` to `to` (same slot and id), or none when nothing changed.
