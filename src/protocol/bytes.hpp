@@ -1,5 +1,6 @@
 #pragma once
 // Little-endian byte reader and writer: the only place that turns numbers into bytes and back.
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -34,6 +35,43 @@ private:
         for (int i = 0; i < width; ++i) out_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
     }
     Bytes& out_;
+};
+
+// ByteWriter's interface over room made once for a size known in advance: a pointer store per
+// field instead of a vector push_back per byte (v5 encodes a Frame per client per tick). Grows if
+// the size was short; finish() trims the room to what was written.
+class RoomWriter {
+public:
+    RoomWriter(Bytes& out, std::size_t expected) : out_(out), at_(out.size()) { out_.resize(at_ + expected); }
+
+    void u8(std::uint8_t v) { put(v, 1); }
+    void u16(std::uint16_t v) { put(v, 2); }
+    void u24(std::uint32_t v) { put(v, 3); }
+    void u32(std::uint32_t v) { put(v, 4); }
+    void u64(std::uint64_t v) { put(v, 8); }
+    void i8(std::int8_t v) { u8(static_cast<std::uint8_t>(v)); }
+    void i32(std::int32_t v) { u32(static_cast<std::uint32_t>(v)); }
+    void i64(std::int64_t v) { u64(static_cast<std::uint64_t>(v)); }
+    void f32(float v) { u32(std::bit_cast<std::uint32_t>(v)); }
+    void raw(std::string_view s) {
+        room(s.size());
+        std::copy(s.begin(), s.end(), out_.begin() + static_cast<std::ptrdiff_t>(at_));
+        at_ += s.size();
+    }
+    void finish() { out_.resize(at_); }
+
+private:
+    void room(std::size_t n) {
+        if (out_.size() - at_ < n) out_.resize(std::max(2 * out_.size(), at_ + n));
+    }
+    void put(std::uint64_t v, int width) {
+        room(static_cast<std::size_t>(width));
+        std::uint8_t* p = out_.data() + at_;
+        for (int i = 0; i < width; ++i) p[i] = static_cast<std::uint8_t>(v >> (8 * i));
+        at_ += static_cast<std::size_t>(width);
+    }
+    Bytes& out_;
+    std::size_t at_;
 };
 
 // Every read checks the bytes left first; a failed read leaves the value untouched.

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <type_traits>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,10 @@ namespace hschool::protocol {
 class WriteStream {
 public:
     static constexpr bool kReading = false;
-    explicit WriteStream(Bytes& out) : writer_(out) {}
+    // Appends to out, making room for `expected` bytes at once (the message's size, or a guess).
+    WriteStream(Bytes& out, std::size_t expected) : writer_(out, expected) {}
+    // Trims out to what was written.
+    void finish() { writer_.finish(); }
 
     bool u8(const std::uint8_t& v) { return writer_.u8(v), true; }
     bool u16(const std::uint16_t& v) { return writer_.u16(v), true; }
@@ -62,7 +66,7 @@ private:
         error_ = e;
         return false;
     }
-    ByteWriter writer_;
+    RoomWriter writer_;
     std::optional<DecodeError> error_;
 };
 
@@ -162,14 +166,21 @@ concept MessageOf = std::same_as<std::remove_const_t<M>, T>;
 // Encoding our own message can only fail through our own bug; it aborts with the reason.
 [[noreturn]] void encode_failed(const char* message, DecodeError error);
 
+// Appends the message to out (which may already hold, say, room for a WebSocket header).
+template <class Msg, class Serialize>
+void append_message(Bytes& out, std::uint8_t id, const Msg& msg, std::size_t size_hint, Serialize&& serialize,
+                    const char* name) {
+    WriteStream stream(out, size_hint);
+    stream.u8(id);
+    if (!serialize(stream, msg)) encode_failed(name, stream.error().value_or(DecodeError::Truncated));
+    stream.finish();
+}
+
 template <class Msg, class Serialize>
 Bytes write_message(std::uint8_t id, const Msg& msg, std::size_t size_hint, Serialize&& serialize,
                     const char* name) {
     Bytes out;
-    out.reserve(size_hint);
-    WriteStream stream(out);
-    stream.u8(id);
-    if (!serialize(stream, msg)) encode_failed(name, stream.error().value_or(DecodeError::Truncated));
+    append_message(out, id, msg, size_hint, std::forward<Serialize>(serialize), name);
     return out;
 }
 

@@ -162,5 +162,6 @@ Bytes encode(const StaticWorld& m) {
     return write_message(id::kStaticWorld, m, 11 + kObstacleBytes * m.obstacles.size(), kSerialize, "v5 StaticWorld");
 }
 Bytes encode(const Frame& m) { return write_message(id::kFrame, m, frame_bytes(m), kSerialize, "v5 Frame"); }
+void encode_into(const Frame& m, Bytes& out) { append_message(out, id::kFrame, m, frame_bytes(m), kSerialize, "v5 Frame"); }
 
 }  // namespace hschool::protocol::v5

@@ -158,6 +158,8 @@ Bytes encode(const Welcome& m);
 Bytes encode(const Pong& m);
 Bytes encode(const StaticWorld& m);
 Bytes encode(const Frame& m);
+// The same bytes appended to out: the server encodes a Frame straight behind room for its WebSocket header.
+void encode_into(const Frame& m, Bytes& out);
 
 std::size_t update_bytes(const Update& update);
 std::size_t frame_bytes(const Frame& frame);

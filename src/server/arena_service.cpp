@@ -182,7 +182,8 @@ void ArenaService::broadcast_v5() {
                     ++skipped;
                     continue;
                 }
-                target.outbox->push_delta(make_frame(p5::encode(target.encoder->next(*artifacts, target.slot))));
+                const p5::Frame& frame = target.encoder->next(artifacts, target.slot);
+                target.outbox->push_delta(framed_in_place([&](protocol::Bytes& out) { p5::encode_into(frame, out); }));
             }
             metrics.frames_dropped(WireVersion::ArenaV5, skipped);
         });

@@ -23,20 +23,34 @@ namespace hschool::server {
 class WireFrame {
 public:
     WireFrame(ws::Opcode opcode, protocol::ByteView message)
-        : wire_(ws::encode_frame(opcode, message)), header_bytes_(wire_.size() - message.size()) {}
-    protocol::ByteView wire() const { return wire_; }
-    protocol::ByteView payload() const { return protocol::ByteView(wire_).subspan(header_bytes_); }
-    std::size_t size() const { return wire_.size(); }
+        : wire_(ws::encode_frame(opcode, message)), payload_at_(wire_.size() - message.size()) {}
+    // A message encoded behind ws::kServerHeaderRoom bytes of room (see framed_in_place).
+    WireFrame(ws::Opcode opcode, protocol::Bytes&& room_then_message)
+        : wire_(std::move(room_then_message)), begin_(ws::write_header_before(opcode, wire_, ws::kServerHeaderRoom)),
+          payload_at_(ws::kServerHeaderRoom) {}
+    protocol::ByteView wire() const { return protocol::ByteView(wire_).subspan(begin_); }
+    protocol::ByteView payload() const { return protocol::ByteView(wire_).subspan(payload_at_); }
+    std::size_t size() const { return wire_.size() - begin_; }
 
 private:
     protocol::Bytes wire_;
-    std::size_t header_bytes_;
+    std::size_t begin_ = 0;
+    std::size_t payload_at_;
 };
 
 using Frame = std::shared_ptr<const WireFrame>;
 
 inline Frame make_frame(protocol::ByteView message, ws::Opcode opcode = ws::Opcode::Binary) {
     return std::make_shared<const WireFrame>(opcode, message);
+}
+
+// A binary frame whose message encode(bytes) appends to the buffer it is given: encoded once,
+// straight behind the room for its header, with no copy.
+template <class Encode>
+Frame framed_in_place(Encode&& encode) {
+    protocol::Bytes buffer(ws::kServerHeaderRoom);
+    encode(buffer);
+    return std::make_shared<const WireFrame>(ws::Opcode::Binary, std::move(buffer));
 }
 
 struct CloseRequest {

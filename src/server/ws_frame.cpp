@@ -28,6 +28,19 @@ void put_big_endian(protocol::Bytes& out, std::uint64_t value, int width) {
     for (int i = width - 1; i >= 0; --i) out.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
 }
 
+// A server frame's header (FIN set, no mask; lengths big-endian) into at; returns its length.
+std::size_t put_server_header(std::uint8_t* at, Opcode opcode, std::uint64_t size) {
+    at[0] = static_cast<std::uint8_t>(0x80 | static_cast<std::uint8_t>(opcode));
+    if (size < 126) {
+        at[1] = static_cast<std::uint8_t>(size);
+        return 2;
+    }
+    const int width = size <= 0xFFFF ? 2 : 8;
+    at[1] = width == 2 ? 126 : 127;
+    for (int i = 0; i < width; ++i) at[2 + i] = static_cast<std::uint8_t>(size >> (8 * (width - 1 - i)));
+    return 2 + static_cast<std::size_t>(width);
+}
+
 std::uint64_t get_big_endian(const std::uint8_t* in, int width) {
     std::uint64_t value = 0;
     for (int i = 0; i < width; ++i) value = (value << 8) | in[i];
@@ -37,20 +50,21 @@ std::uint64_t get_big_endian(const std::uint8_t* in, int width) {
 }  // namespace
 
 protocol::Bytes encode_frame(Opcode opcode, protocol::ByteView payload) {
+    std::uint8_t header[kServerHeaderRoom];
+    const std::size_t length = put_server_header(header, opcode, payload.size());
     protocol::Bytes out;
-    out.reserve(kMaxHeaderBytes + payload.size());
-    out.push_back(static_cast<std::uint8_t>(0x80 | static_cast<std::uint8_t>(opcode)));
-    if (payload.size() < 126) {
-        out.push_back(static_cast<std::uint8_t>(payload.size()));
-    } else if (payload.size() <= 0xFFFF) {
-        out.push_back(126);
-        put_big_endian(out, payload.size(), 2);
-    } else {
-        out.push_back(127);
-        put_big_endian(out, payload.size(), 8);
-    }
+    out.reserve(length + payload.size());
+    out.insert(out.end(), header, header + length);
     out.insert(out.end(), payload.begin(), payload.end());
     return out;
+}
+
+std::size_t write_header_before(Opcode opcode, protocol::Bytes& buffer, std::size_t payload_at) {
+    std::uint8_t header[kServerHeaderRoom];
+    const std::size_t length = put_server_header(header, opcode, buffer.size() - payload_at);
+    const std::size_t begin = payload_at - length;
+    std::copy(header, header + length, buffer.begin() + static_cast<std::ptrdiff_t>(begin));
+    return begin;
 }
 
 protocol::Bytes close_payload(std::uint16_t code, std::string_view reason) {

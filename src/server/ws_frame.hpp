@@ -18,8 +18,14 @@ inline constexpr std::size_t kMaxHeaderBytes = 14;       // 2 + 8-byte length + 
 inline constexpr std::size_t kMaxControlPayload = 125;   // RFC 6455 §5.5
 inline constexpr std::uint16_t kNoStatusCode = 1005;     // reported when a Close carries no code
 
+inline constexpr std::size_t kServerHeaderRoom = 10;     // a server frame's header: 2 + 8-byte length, no mask
+
 // A whole server frame (FIN set, no mask): header followed by the payload.
 protocol::Bytes encode_frame(Opcode opcode, protocol::ByteView payload);
+// Frames a payload in place: buffer[payload_at..] is the payload and buffer[0..payload_at) at
+// least kServerHeaderRoom bytes of room; writes the header just before the payload and returns
+// where the frame begins. Saves encoding a message and then copying it behind its header.
+std::size_t write_header_before(Opcode opcode, protocol::Bytes& buffer, std::size_t payload_at);
 // A Close frame's payload: the code, then the reason cut (at a character) to fit a control frame.
 protocol::Bytes close_payload(std::uint16_t code, std::string_view reason);
 // A whole Close frame.

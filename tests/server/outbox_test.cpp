@@ -1,6 +1,8 @@
 // The per-connection outbox: Welcome first, drop-oldest ticks, a bounded reliable queue.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "server/limits.hpp"
 #include "server/outbox.hpp"
 
@@ -23,6 +25,18 @@ struct Recorder {
         return tags;
     }
 };
+
+TEST(WireFrame, FramedInPlaceEqualsFramedByCopy) {
+    for (std::size_t size : {3u, 200u, 70000u}) {
+        protocol::Bytes message(size);
+        for (std::size_t i = 0; i < size; ++i) message[i] = static_cast<std::uint8_t>(i * 31 + 7);
+        const Frame copied = make_frame(message);
+        const Frame in_place = framed_in_place([&](protocol::Bytes& out) { out.insert(out.end(), message.begin(), message.end()); });
+        EXPECT_TRUE(std::ranges::equal(in_place->wire(), copied->wire())) << size;
+        EXPECT_TRUE(std::ranges::equal(in_place->payload(), message)) << size;
+        EXPECT_EQ(in_place->size(), copied->size());
+    }
+}
 
 TEST(Outbox, NothingLeavesBeforeWelcomeAndWelcomeLeavesFirst) {
     Recorder r;

@@ -208,6 +208,17 @@ TEST(WsEncodeFrame, LengthUsesTheShortestBigEndianForm) {
     }
 }
 
+TEST(WsEncodeFrame, AHeaderWrittenInPlaceGivesTheSameFrame) {
+    for (std::size_t size : {0u, 1u, 125u, 126u, 65535u, 65536u, 70000u}) {
+        SCOPED_TRACE(size);
+        const Bytes payload = pattern(size, static_cast<std::uint32_t>(size) + 7);
+        Bytes buffer(kServerHeaderRoom, 0xEE);  // room filled with junk: nothing of it may show
+        buffer.insert(buffer.end(), payload.begin(), payload.end());
+        const std::size_t begin = write_header_before(Opcode::Binary, buffer, kServerHeaderRoom);
+        EXPECT_EQ(Bytes(buffer.begin() + static_cast<std::ptrdiff_t>(begin), buffer.end()), encode_frame(Opcode::Binary, payload));
+    }
+}
+
 TEST(WsEncodeFrame, FirstByteIsFinPlusOpcode) {
     EXPECT_EQ(encode_frame(Opcode::Text, bytes_of("a"))[0], 0x81);
     EXPECT_EQ(encode_frame(Opcode::Binary, bytes_of("a"))[0], 0x82);
