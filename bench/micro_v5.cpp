@@ -1,0 +1,100 @@
+// Arena v5's per-tick work: the shared tick artefacts the loop builds in O(N), and one connection's
+// Frame (delta against its previous Frame, then encoded), which each network thread does per client.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "protocol/v1.hpp"
+#include "protocol/v5.hpp"
+#include "sim/arena/arena_world.hpp"
+#include "sim/arena/v5/delta_encoder.hpp"
+#include "sim/arena/v5/tick_artifacts.hpp"
+
+namespace {
+
+namespace arena = hschool::sim::arena;
+namespace av5 = hschool::sim::arena::v5;
+namespace v1 = hschool::protocol::v1;
+namespace p5 = hschool::protocol::v5;
+
+constexpr std::uint64_t kMaskSeed = 11;
+constexpr int kSpreadTicks = 100;              // 5 s of walking, so spawn clusters have spread out
+constexpr std::size_t kMeasuredConnections = 400;  // a sample of observers spread over the slots
+
+// N players on the default field, each walking with a random mask (changed now and then, as bots do).
+class Crowd {
+public:
+    explicit Crowd(std::size_t players) : world_(arena::ArenaSettings{}), rng_(kMaskSeed) {
+        while (ids_.size() < players && world_.can_join()) ids_.push_back(world_.apply(arena::JoinCommand{}));
+        for (int i = 0; i < kSpreadTicks; ++i) step();
+    }
+    void step() {
+        for (std::uint32_t id : ids_)
+            if (rng_() % 20 == 0) world_.apply(arena::InputCommand{id, ++sequence_, static_cast<std::uint8_t>(rng_() % 16)});
+        world_.step();
+    }
+    std::shared_ptr<const av5::TickArtifacts> artifacts() {
+        world_.capture_snapshot(snapshot_);
+        players_.clear();
+        std::uint16_t slot = 0;
+        for (const auto& e : snapshot_.entities)
+            if (e.kind == v1::kind::kPlayer) players_.push_back({slot++, e.id, e.x, e.y, e.colour, 0, 0, 0});
+        return std::make_shared<const av5::TickArtifacts>(av5::build_artifacts(world_.tick(), world_.settings(), players_));
+    }
+    std::size_t size() const { return ids_.size(); }
+
+private:
+    arena::ArenaWorld world_;
+    std::mt19937 rng_;
+    std::vector<std::uint32_t> ids_;
+    std::uint32_t sequence_ = 0;
+    v1::Snapshot snapshot_;
+    std::vector<av5::PlayerInput> players_;
+};
+
+void v5_build_artifacts(benchmark::State& state) {
+    Crowd crowd(static_cast<std::size_t>(state.range(0)));
+    for (auto _ : state) {
+        state.PauseTiming();
+        crowd.step();
+        state.ResumeTiming();
+        auto t = crowd.artifacts();  // includes the snapshot capture the loop does anyway
+        benchmark::DoNotOptimize(t.get());
+    }
+    state.counters["players"] = static_cast<double>(crowd.size());
+}
+BENCHMARK(v5_build_artifacts)->Arg(1600)->Arg(5000)->Unit(benchmark::kMicrosecond);
+
+// One tick's Frames for a sample of connections; the time per Frame is the figure.
+void v5_frame_per_connection(benchmark::State& state) {
+    Crowd crowd(static_cast<std::size_t>(state.range(0)));
+    const std::size_t connections = std::min(kMeasuredConnections, crowd.size());
+    std::vector<av5::DeltaEncoder> encoders(connections);
+    const std::size_t stride = crowd.size() / connections;
+    auto warm = crowd.artifacts();
+    for (std::size_t i = 0; i < connections; ++i) encoders[i].next(warm, static_cast<std::uint16_t>(i * stride));
+    std::size_t bytes = 0, frames = 0;
+    hschool::protocol::Bytes out;
+    for (auto _ : state) {
+        state.PauseTiming();
+        crowd.step();
+        auto t = crowd.artifacts();
+        state.ResumeTiming();
+        for (std::size_t i = 0; i < connections; ++i) {
+            out.clear();
+            p5::encode_into(encoders[i].next(t, static_cast<std::uint16_t>(i * stride)), out);
+            bytes += out.size();
+        }
+        frames += connections;
+        benchmark::DoNotOptimize(out.data());
+    }
+    state.counters["frame_bytes"] = frames ? static_cast<double>(bytes) / static_cast<double>(frames) : 0;
+    // time / (frames x 1e-6) = microseconds per Frame
+    state.counters["us_per_frame"] = benchmark::Counter(static_cast<double>(frames) * 1e-6, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(v5_frame_per_connection)->Arg(400)->Arg(1600)->Arg(5000)->Unit(benchmark::kMillisecond);
+
+}  // namespace
