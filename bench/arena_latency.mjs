@@ -5,13 +5,15 @@
 // opens /#/arena (for RTT > 0 page and WebSocket both through a Node TCP proxy that delays every
 // chunk by RTT/2 each way, in order), presses and releases arrow keys N times with the avatar
 // standing still before each press, and per press takes two figures:
-//   page  - the page's own inputLatencyMs (arenaView.ts: key event.timeStamp to performance.now()
-//           in the first Pixi frame drawing the own avatar elsewhere), read in the frame that
-//           first draws the move;
+//   page  - the page's own inputLatencyMs (client/src/arena/keyToScreen.ts: the keydown's
+//           event.timeStamp to the end of Pixi's render of the first frame drawing the own avatar
+//           moved in the pressed direction), read in the frame that first draws the move, and
+//           only when the page's inputLatencyCount grew since the key (else null: not measured);
 //   probe - this script's probe in the page: the same keydown's event.timeStamp to the end of the
 //           first animation frame whose drawn avatar (window.__hschool) has moved.
 // Also the median requestAnimationFrame interval of the arena page and of a blank page (what the
-// headless display would give), and the page's ping readout (rttMs).
+// headless display would give), the page's ping readout (rttMs) and which renderer Pixi chose
+// (arena.renderer: 'canvas' where WebGL is software, see client/src/arena/rendererChoice.ts).
 //
 // Usage: node bench/arena_latency.mjs --server PATH [--presses N] [--rtt-ms 0,100] [--json]
 import { spawn } from 'node:child_process';
@@ -178,7 +180,7 @@ function installProbe(maxFrameDeltas) {
     const at = ownAt(arena);
     if (at && (at.x !== press.from.x || at.y !== press.from.y)) {
       press.frameAt = performance.now();
-      press.page = arena.inputLatencyMs;
+      press.page = arena.inputLatencyCount > press.count ? arena.inputLatencyMs : null;
     }
   };
   let last = null;
@@ -193,7 +195,8 @@ function installProbe(maxFrameDeltas) {
   // Capture phase on window: before the page's own keydown listener, with the same timeStamp.
   window.addEventListener('keydown', (event) => {
     if (event.repeat) return;
-    probe.presses.push({ key: event.code, keyAt: event.timeStamp, from: ownAt(window.__hschool.arena), frameAt: null, page: null });
+    const arena = window.__hschool.arena;
+    probe.presses.push({ key: event.code, keyAt: event.timeStamp, from: ownAt(arena), count: arena?.inputLatencyCount ?? 0, frameAt: null, page: null });
   }, true);
 }
 
@@ -286,7 +289,8 @@ async function measureSetting(browser, serverPort, rttMs, presses) {
     await waitStill(page);
     const deltas = await page.evaluate(() => window.__latencyProbe.deltas);
     const hud = await page.getByTestId('arena-hud').textContent();
-    return { rttMs, samples, misses, deltas, hud, errors: [...errors] };
+    const { renderer } = await arenaState(page);
+    return { rttMs, samples, misses, deltas, hud, renderer, errors: [...errors] };
   } finally {
     await context.close();
     await proxy?.close();
@@ -314,12 +318,14 @@ function summarise(result, displayFrameMs) {
     rttAddedMs: result.rttMs,
     presses: result.samples.length,
     misses: result.misses,
+    pageUnmeasured: result.samples.filter((s) => s.page === null).length,
     pageLatencyMs: figures(page),
     probeLatencyMs: figures(probe),
     pageAboveProbe: stale,
     frameIntervalMs: round1(frameMs),
     displayFrameMs: round1(displayFrameMs),
     measuredRttMs: round1(quantile(rtts, 0.5)),
+    renderer: result.renderer,
     hudAfterRun: result.hud,
     consoleErrors: result.errors.length,
     pagePerPressMs: page,
@@ -328,12 +334,12 @@ function summarise(result, displayFrameMs) {
 }
 
 function printTable(rows) {
-  const header = ['RTT added', 'presses', 'page p50/p95/max ms', 'probe p50/p95/max ms', 'page>probe', 'frame ms', 'blank frame ms', 'RTT seen ms'];
+  const header = ['RTT added', 'presses', 'page p50/p95/max ms', 'probe p50/p95/max ms', 'page>probe', 'frame ms', 'blank frame ms', 'RTT seen ms', 'renderer'];
   const cells = rows.map((r) => [
     `${r.rttAddedMs} ms`, `${r.presses}${r.misses ? ` (+${r.misses} missed)` : ''}`,
-    `${r.pageLatencyMs.p50} / ${r.pageLatencyMs.p95} / ${r.pageLatencyMs.max}`,
+    `${r.pageLatencyMs.p50} / ${r.pageLatencyMs.p95} / ${r.pageLatencyMs.max}${r.pageUnmeasured ? ` (${r.pageUnmeasured} unmeasured)` : ''}`,
     `${r.probeLatencyMs.p50} / ${r.probeLatencyMs.p95} / ${r.probeLatencyMs.max}`,
-    String(r.pageAboveProbe), String(r.frameIntervalMs), String(r.displayFrameMs), String(r.measuredRttMs),
+    String(r.pageAboveProbe), String(r.frameIntervalMs), String(r.displayFrameMs), String(r.measuredRttMs), String(r.renderer),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   for (const line of [header, ...cells]) console.log(line.map((c, i) => c.padEnd(widths[i])).join('  '));

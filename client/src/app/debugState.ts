@@ -13,7 +13,9 @@ export interface DebugState {
     protocol: number;
     ackSeq: number; // the last command the server applied
     corrections: number; // Frames whose replay disagreed with the prediction
-    inputLatencyMs: number | null; // key event to the first frame drawing the own avatar moved
+    inputLatencyMs: number | null; // keydown to the end of the first frame drawing the own avatar moved that way (keyToScreen.ts)
+    inputLatencyCount: number; // presses measured so far
+    renderer: string | null; // Pixi's 'webgl' or 'canvas' (rendererChoice.ts), null before init
     predicted: { x: number; y: number } | null; // exact, after the last command sent
   } | null;
 }

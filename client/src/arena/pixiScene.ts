@@ -1,7 +1,8 @@
 // The PixiJS side of the arena: the world letterboxed (or, when larger than the view, a camera
 // following the own avatar), the far-density layer under one Graphics per entity.
 import { Application, Container, Graphics, Text } from 'pixi.js';
-import { followCamera, letterbox } from './letterbox';
+import { followCamera } from './letterbox';
+import { rendererPreference } from './rendererChoice';
 import { entityLabel } from './worldRenderer';
 import type { EntitySprite, SpriteFactory } from './worldRenderer';
 import type { v1 } from '../net/protocol';
@@ -56,11 +57,12 @@ export class PixiScene implements SpriteFactory {
   private readonly far = new Graphics();
   private worldSize = { width: 0, height: 0 };
   private target: { x: number; y: number } | null = null;
+  private farDrawn: { counts: readonly number[]; cols: number; cellSize: number } | null = null;
 
   constructor(private readonly youLabel: () => string) {}
 
   async init(host: HTMLElement): Promise<void> {
-    await this.app.init({ resizeTo: host, background: BACKGROUND, antialias: true, preference: ['webgl', 'canvas'] });
+    await this.app.init({ resizeTo: host, background: BACKGROUND, antialias: true, preference: rendererPreference() });
     this.app.canvas.setAttribute('aria-label', 'arena');
     this.app.canvas.dataset.testid = 'arena-canvas';
     host.appendChild(this.app.canvas);
@@ -78,6 +80,10 @@ export class PixiScene implements SpriteFactory {
 
   // Players per cell, drawn as shade: the crowd beyond the window the server sends players of.
   drawFar(counts: readonly number[], cols: number, cellSize: number): void {
+    const last = this.farDrawn;
+    if (last && last.cols === cols && last.cellSize === cellSize && last.counts.length === counts.length
+      && last.counts.every((count, i) => count === counts[i])) return; // the same shade: keep it
+    this.farDrawn = { counts: [...counts], cols, cellSize };
     this.far.clear();
     counts.forEach((count, cell) => {
       if (count === 0) return;
@@ -96,8 +102,24 @@ export class PixiScene implements SpriteFactory {
     return new PixiEntitySprite(this.world, this.youLabel);
   }
 
+  // Before each frame's drawing.
   onFrame(callback: () => void): void {
     this.app.ticker.add(callback);
+  }
+
+  // After each frame's drawing was submitted (Canvas 2D: done; WebGL: flushed to the GPU); not
+  // after Pixi's other renders (into textures).
+  onRendered(callback: () => void): void {
+    this.app.renderer.runners.postrender.add({
+      postrender: (options?: { container?: unknown }) => {
+        if (options?.container === this.app.stage) callback();
+      },
+    });
+  }
+
+  // 'webgl' or 'canvas' (see rendererChoice.ts); null before init.
+  get rendererKind(): string | null {
+    return this.app.renderer ? this.app.renderer.name : null;
   }
 
   destroy(): void {

@@ -3,6 +3,7 @@
 // measured key-to-screen latency.
 import { V5Session, ARENA_FULL_CLOSE_CODE } from '../arena/v5Session';
 import { HeldKeys } from '../arena/keyboard';
+import { KeyToScreen } from '../arena/keyToScreen';
 import { PixiScene } from '../arena/pixiScene';
 import { INTERPOLATION_DELAY_MS } from '../arena/snapshotBuffer';
 import { WorldRenderer } from '../arena/worldRenderer';
@@ -39,9 +40,8 @@ export class ArenaView implements View {
   private drawn: Array<{ id: number; x: number; y: number }> = [];
   private playerCount = 0;
   private obstacles: v1.EntityState[] = [];
-  private keyAt: number | null = null; // when a key changed the held mask, until the avatar moves on screen
-  private lastOwn: { x: number; y: number } | null = null;
-  private latencyMs: number | null = null;
+  private readonly keyToScreen = new KeyToScreen();
+  private ownDrawn: { x: number; y: number } | null = null; // in the frame being drawn
   private farTick = -1;
 
   constructor() {
@@ -52,7 +52,10 @@ export class ArenaView implements View {
         this.banner.update(state);
         // 1013 is "try again later": the arena is full, which deserves its own words.
         this.notice.hidden = !(state.phase === 'waiting' && state.closeCode === ARENA_FULL_CLOSE_CODE);
-        if (state.phase !== 'open') this.renderer.clear();
+        if (state.phase !== 'open') {
+          this.renderer.clear();
+          this.keyToScreen.reset();
+        }
       },
       onWelcome: (welcome, world) => {
         this.obstacles = world.obstacles.map((o, i) => ({
@@ -73,6 +76,7 @@ export class ArenaView implements View {
     this.sceneReady = this.scene.init(this.canvasHost).then(() => {
       if (this.destroyed) return;
       this.scene.onFrame(() => this.frame());
+      this.scene.onRendered(() => this.rendered());
     });
     this.session.start();
     this.publishDebug();
@@ -112,8 +116,9 @@ export class ArenaView implements View {
   };
 
   private maskMayHaveChanged(before: number, at: number): void {
-    if (this.keys.mask() === before) return;
-    if (this.keyAt === null) this.keyAt = at;
+    const after = this.keys.mask();
+    if (after === before) return;
+    this.keyToScreen.maskChanged(before, after, at);
     this.session.inputChanged();
   }
 
@@ -142,16 +147,12 @@ export class ArenaView implements View {
     const own = this.session.ownPosition(now);
     const ownId = welcome?.playerId ?? null;
     const entities = [...this.obstacles, ...others];
+    this.ownDrawn = null;
     if (own && welcome) {
       const self = this.session.replica.entries().find((e) => e.slot === welcome.selfSlot);
       entities.push({ id: welcome.playerId, kind: v1.EntityKind.Player, x: own.x, y: own.y, radius: welcome.playerRadius, colour: self?.colour ?? 0xffffff });
       this.scene.follow(own.x, own.y);
-      // Key to screen: from the key event to the first frame that draws the avatar elsewhere.
-      if (this.keyAt !== null && this.lastOwn && (own.x !== this.lastOwn.x || own.y !== this.lastOwn.y)) {
-        this.latencyMs = Math.max(0, Math.round(now - this.keyAt));
-        this.keyAt = null;
-      }
-      this.lastOwn = own;
+      this.ownDrawn = own;
     }
     if (welcome && this.session.replica.tick !== this.farTick && this.session.replica.far.length > 0) {
       this.farTick = this.session.replica.tick;
@@ -160,6 +161,11 @@ export class ArenaView implements View {
     this.renderer.render(entities, ownId);
     this.drawn = entities.filter((e) => e.kind === v1.EntityKind.Player).map((e) => ({ id: e.id, x: e.x, y: e.y }));
     this.playerCount = this.drawn.length;
+  }
+
+  // After Pixi drew the frame: key to screen ends here, so the frame's own drawing is counted.
+  private rendered(): void {
+    this.keyToScreen.frameDrawn(this.ownDrawn, performance.now());
     this.paintHud();
     this.publishDebug();
   }
@@ -169,7 +175,7 @@ export class ArenaView implements View {
     const ping = this.rttMs === null ? t('conn.pingUnknown') : t('conn.ping', { ms: this.rttMs });
     const text = this.connection.phase === 'open' && !this.session.welcome
       ? t('arena.waiting')
-      : [ping, t('arena.players', { count: players }), ...(this.latencyMs === null ? [] : [t('arena.latency', { ms: this.latencyMs })])].join(' · ');
+      : [ping, t('arena.players', { count: players }), ...(this.keyToScreen.latencyMs === null ? [] : [t('arena.latency', { ms: this.keyToScreen.latencyMs })])].join(' · ');
     if (this.hud.textContent !== text) this.hud.textContent = text;
     this.hud.dataset.testid = 'arena-hud';
   }
@@ -185,7 +191,9 @@ export class ArenaView implements View {
       protocol: 5,
       ackSeq: this.session.ackSeq,
       corrections: this.session.corrections,
-      inputLatencyMs: this.latencyMs,
+      inputLatencyMs: this.keyToScreen.latencyMs,
+      inputLatencyCount: this.keyToScreen.measured,
+      renderer: this.scene.rendererKind,
       predicted: this.session.predictedPosition(),
     };
     updateDebug({ view: 'arena', school: null, arena });
