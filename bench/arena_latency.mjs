@@ -13,7 +13,8 @@
 //           first animation frame whose drawn avatar (window.__hschool) has moved.
 // Also the median requestAnimationFrame interval of the arena page and of a blank page (what the
 // headless display would give), the page's ping readout (rttMs) and which renderer Pixi chose
-// (arena.renderer: 'canvas' where WebGL is software, see client/src/arena/rendererChoice.ts).
+// (arena.renderer: 'canvas' where WebGL is software, see client/src/arena/rendererChoice.ts), and
+// the page's count of mispredicted Frames over the run (arena.corrections).
 //
 // Usage: node bench/arena_latency.mjs --server PATH [--presses N] [--rtt-ms 0,100] [--json]
 import { spawn } from 'node:child_process';
@@ -289,8 +290,8 @@ async function measureSetting(browser, serverPort, rttMs, presses) {
     await waitStill(page);
     const deltas = await page.evaluate(() => window.__latencyProbe.deltas);
     const hud = await page.getByTestId('arena-hud').textContent();
-    const { renderer } = await arenaState(page);
-    return { rttMs, samples, misses, deltas, hud, renderer, errors: [...errors] };
+    const { renderer, corrections } = await arenaState(page);
+    return { rttMs, samples, misses, deltas, hud, renderer, corrections, errors: [...errors] };
   } finally {
     await context.close();
     await proxy?.close();
@@ -326,6 +327,7 @@ function summarise(result, displayFrameMs) {
     displayFrameMs: round1(displayFrameMs),
     measuredRttMs: round1(quantile(rtts, 0.5)),
     renderer: result.renderer,
+    corrections: result.corrections, // mispredicted Frames over the whole run
     hudAfterRun: result.hud,
     consoleErrors: result.errors.length,
     pagePerPressMs: page,
@@ -334,12 +336,12 @@ function summarise(result, displayFrameMs) {
 }
 
 function printTable(rows) {
-  const header = ['RTT added', 'presses', 'page p50/p95/max ms', 'probe p50/p95/max ms', 'page>probe', 'frame ms', 'blank frame ms', 'RTT seen ms', 'renderer'];
+  const header = ['RTT added', 'presses', 'page p50/p95/max ms', 'probe p50/p95/max ms', 'page>probe', 'frame ms', 'blank frame ms', 'RTT seen ms', 'renderer', 'corrections'];
   const cells = rows.map((r) => [
     `${r.rttAddedMs} ms`, `${r.presses}${r.misses ? ` (+${r.misses} missed)` : ''}`,
     `${r.pageLatencyMs.p50} / ${r.pageLatencyMs.p95} / ${r.pageLatencyMs.max}${r.pageUnmeasured ? ` (${r.pageUnmeasured} unmeasured)` : ''}`,
     `${r.probeLatencyMs.p50} / ${r.probeLatencyMs.p95} / ${r.probeLatencyMs.max}`,
-    String(r.pageAboveProbe), String(r.frameIntervalMs), String(r.displayFrameMs), String(r.measuredRttMs), String(r.renderer),
+    String(r.pageAboveProbe), String(r.frameIntervalMs), String(r.displayFrameMs), String(r.measuredRttMs), String(r.renderer), String(r.corrections),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   for (const line of [header, ...cells]) console.log(line.map((c, i) => c.padEnd(widths[i])).join('  '));
