@@ -53,7 +53,8 @@ public:
     void i32(std::int32_t v) { u32(static_cast<std::uint32_t>(v)); }
     void i64(std::int64_t v) { u64(static_cast<std::uint64_t>(v)); }
     void f32(float v) { u32(std::bit_cast<std::uint32_t>(v)); }
-    void raw(std::string_view s) {
+    void raw(std::string_view s) { raw(ByteView(reinterpret_cast<const std::uint8_t*>(s.data()), s.size())); }
+    void raw(ByteView s) {
         room(s.size());
         std::copy(s.begin(), s.end(), out_.begin() + static_cast<std::ptrdiff_t>(at_));
         at_ += s.size();

@@ -33,6 +33,8 @@ public:
     bool i32(const std::int32_t& v) { return writer_.i32(v), true; }
     bool i64(const std::int64_t& v) { return writer_.i64(v), true; }
     bool f32(const float& v) { return writer_.f32(v), true; }
+    // Bytes already encoded by this codec (writing only).
+    bool bytes(ByteView v) { return writer_.raw(v), true; }
 
     // A string behind a u8 or u16 byte length; the writer refuses what the reader would refuse.
     bool string_u8(const std::string& s, std::size_t max_bytes) { return string(s, max_bytes, 1); }

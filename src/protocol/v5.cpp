@@ -80,14 +80,21 @@ bool serialize(S& s, M& m) {
     return ((m.fields & fields::kQx) == 0 || s.u16(m.qx)) && ((m.fields & fields::kQy) == 0 || s.u16(m.qy)) &&
            ((m.fields & fields::kColour) == 0 || s.u24(m.colour));
 }
-template <class S, Is<Frame> M>
-bool serialize(S& s, M& m) {
+// A Frame; when writing, `encoded` (if given) is the updates section, already encoded.
+template <class S, class M>
+bool serialize_frame(S& s, M& m, const EncodedUpdates* encoded) {
     if (!(s.u32(m.tick) && s.u32(m.base_tick) && s.u8(m.flags))) return false;
     if ((m.flags & ~frame_flags::kKnown) != 0) return s.invalid(DecodeError::InvalidFieldMask);
     if (!(s.u32(m.ack_seq) && s.u8(m.input_queue) && s.u8(m.mask) && s.f32(m.self_x) && s.f32(m.self_y))) return false;
     if (!s.sequence(m.leaves, 2, kMaxSectionCount, kLeaveBytes, [&](auto& slot) { return s.u16(slot); })) return false;
     if (!s.sequence(m.enters, 2, kMaxSectionCount, kEnterBytes, [&](auto& e) { return serialize(s, e); })) return false;
-    if (!s.sequence(m.updates, 2, kMaxSectionCount, kMinUpdateBytes, [&](auto& u) { return serialize(s, u); }))
+    if constexpr (!S::kReading) {
+        if (encoded) {
+            if (!m.updates.empty() || encoded->count > kMaxSectionCount) return s.invalid(DecodeError::CountTooLarge);
+            if (!(s.u16(encoded->count) && s.bytes(encoded->records))) return false;
+        }
+    }
+    if (!encoded && !s.sequence(m.updates, 2, kMaxSectionCount, kMinUpdateBytes, [&](auto& u) { return serialize(s, u); }))
         return false;
     if ((m.flags & frame_flags::kFarGrid) == 0) {
         if constexpr (!S::kReading)
@@ -105,6 +112,10 @@ bool serialize(S& s, M& m) {
     for (auto& count : m.far)
         if (!s.u8(count)) return false;
     return true;
+}
+template <class S, Is<Frame> M>
+bool serialize(S& s, M& m) {
+    return serialize_frame(s, m, nullptr);
 }
 
 // Hands a stream and a message to this version's serialize() overloads, in either direction.
@@ -163,5 +174,14 @@ Bytes encode(const StaticWorld& m) {
 }
 Bytes encode(const Frame& m) { return write_message(id::kFrame, m, frame_bytes(m), kSerialize, "v5 Frame"); }
 void encode_into(const Frame& m, Bytes& out) { append_message(out, id::kFrame, m, frame_bytes(m), kSerialize, "v5 Frame"); }
+void encode_into(const Frame& m, const EncodedUpdates& updates, Bytes& out) {
+    append_message(out, id::kFrame, m, frame_bytes(m) + updates.records.size(),
+                   [&](auto& stream, auto& frame) { return serialize_frame(stream, frame, &updates); }, "v5 Frame");
+}
+void append_update(const Update& u, Bytes& out) {
+    WriteStream stream(out, update_bytes(u));
+    if (!serialize(stream, u)) encode_failed("v5 Update", stream.error().value_or(DecodeError::Truncated));
+    stream.finish();
+}
 
 }  // namespace hschool::protocol::v5

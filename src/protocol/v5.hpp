@@ -160,6 +160,17 @@ Bytes encode(const StaticWorld& m);
 Bytes encode(const Frame& m);
 // The same bytes appended to out: the server encodes a Frame straight behind room for its WebSocket header.
 void encode_into(const Frame& m, Bytes& out);
+// One update record as it appears in a Frame's updates section, appended to out.
+void append_update(const Update& u, Bytes& out);
+// Update records encoded in advance (by append_update), which the server copies from a tick's
+// shared artefacts into many Frames.
+struct EncodedUpdates {
+    std::uint16_t count = 0;
+    ByteView records;
+};
+// A Frame whose updates section is `updates` (m.updates must be empty): the same bytes as encoding
+// m with those records decoded into m.updates.
+void encode_into(const Frame& m, const EncodedUpdates& updates, Bytes& out);
 
 std::size_t update_bytes(const Update& update);
 std::size_t frame_bytes(const Frame& frame);

@@ -170,7 +170,9 @@ void ArenaService::broadcast_v5() {
         const Player& p = players_[by_id_.at(e.id)];
         v5_inputs_.push_back({p.slot, e.id, e.x, e.y, e.colour, p.ack_seq, static_cast<std::uint8_t>(p.inputs.size()), p.mask});
     }
-    auto artifacts = std::make_shared<const av5::TickArtifacts>(av5::build_artifacts(world_.tick(), world_.settings(), v5_inputs_));
+    auto artifacts = std::make_shared<const av5::TickArtifacts>(
+        av5::build_artifacts(world_.tick(), world_.settings(), v5_inputs_, previous_v5_artifacts_.get()));
+    previous_v5_artifacts_ = artifacts;
     if (v5_changed_) rebuild_v5_shards();
     for (std::size_t shard = 0; shard < v5_shards_.size(); ++shard) {
         if (!v5_shards_[shard]) continue;
@@ -182,8 +184,8 @@ void ArenaService::broadcast_v5() {
                     ++skipped;
                     continue;
                 }
-                const p5::Frame& frame = target.encoder->next(artifacts, target.slot);
-                target.outbox->push_delta(framed_in_place([&](protocol::Bytes& out) { p5::encode_into(frame, out); }));
+                target.outbox->push_delta(
+                    framed_in_place([&](protocol::Bytes& out) { target.encoder->encode_next(artifacts, target.slot, out); }));
             }
             metrics.frames_dropped(WireVersion::ArenaV5, skipped);
         });

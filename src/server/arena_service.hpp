@@ -90,6 +90,7 @@ private:
     std::chrono::steady_clock::duration simulating_{};  // this wake-up's steps so far
     protocol::v1::Snapshot scratch_;
     std::vector<sim::arena::v5::PlayerInput> v5_inputs_;
+    std::shared_ptr<const sim::arena::v5::TickArtifacts> previous_v5_artifacts_;  // the deltas of the next are against it
 };
 
 }  // namespace hschool::server

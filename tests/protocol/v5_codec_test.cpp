@@ -116,6 +116,15 @@ TEST(V5Codec, RandomFramesSurviveEncodeAndDecode) {
         const auto decoded = p5::decode_server(bytes);
         ASSERT_TRUE(decoded.ok()) << protocol::describe(decoded.error());
         ASSERT_EQ(std::get<p5::Frame>(*decoded), frame);
+
+        // The server's fast path: the same Frame with its update records encoded in advance.
+        Bytes records;
+        for (const auto& u : frame.updates) p5::append_update(u, records);
+        p5::Frame without = frame;
+        without.updates.clear();
+        Bytes in_place{0xAB};  // appended behind what the buffer holds
+        p5::encode_into(without, p5::EncodedUpdates{static_cast<std::uint16_t>(frame.updates.size()), records}, in_place);
+        ASSERT_EQ(Bytes(in_place.begin() + 1, in_place.end()), bytes) << "round " << round;
     }
 }
 

@@ -2,7 +2,9 @@
 // exactly after every Frame, whatever the observers skip; the replica refuses broken streams.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 
@@ -99,14 +101,14 @@ struct Arena {
         free.insert(slot_of.at(id));
         slot_of.erase(id);
     }
-    TickArtifacts artifacts() const {
+    TickArtifacts artifacts(const TickArtifacts* previous = nullptr) const {
         protocol::v1::Snapshot snap;
         world.capture_snapshot(snap);
         std::vector<PlayerInput> players;
         for (const auto& e : snap.entities)
             if (e.kind == protocol::v1::kind::kPlayer)
                 players.push_back({slot_of.at(e.id), e.id, e.x, e.y, e.colour, e.id * 3, 1, 2});
-        return build_artifacts(world.tick(), world.settings(), players);
+        return build_artifacts(world.tick(), world.settings(), players, previous);
     }
     protocol::v1::EntityState entity(std::uint32_t id) const {
         protocol::v1::Snapshot snap;
@@ -122,8 +124,10 @@ enum class Pattern { Every, RandomSkips, LongStalls, EveryThird };
 struct Observer {
     std::uint32_t id = 0;
     Pattern pattern = Pattern::Every;
-    DeltaEncoder encoder;
+    DeltaEncoder encoder;  // fed artefacts with deltas: codes most Frames from them
     Replica replica;
+    DeltaEncoder merging;  // fed the same ticks without deltas: always merges
+    Replica merged;
     int stalled_until = 0;
     int frames = 0;
     std::uint32_t last_far = 0;
@@ -133,6 +137,16 @@ bool sorted_unique(const std::vector<std::uint16_t>& slots) {
     return std::adjacent_find(slots.begin(), slots.end(), std::greater_equal<>()) == slots.end();
 }
 
+// The protocol's rule: a slot at most once per section (the order is free).
+void check_sections_unique(const p5::Frame& f) {
+    std::vector<std::uint16_t> l = f.leaves, e, u;
+    for (const auto& x : f.enters) e.push_back(x.slot);
+    for (const auto& x : f.updates) u.push_back(x.slot);
+    for (auto* v : {&l, &e, &u}) std::sort(v->begin(), v->end());
+    EXPECT_TRUE(sorted_unique(l) && sorted_unique(e) && sorted_unique(u));
+}
+
+// What the merge path gives besides: every section in slot order.
 void check_sections_in_slot_order(const p5::Frame& f) {
     std::vector<std::uint16_t> l = f.leaves, e, u;
     for (const auto& x : f.enters) e.push_back(x.slot);
@@ -149,7 +163,8 @@ TEST(V5Delta, PropertyAppliedFramesReproduceTheVisibleSetEveryFrame) {
         Arena arena(settings);
         std::vector<std::uint32_t> bots;
         std::vector<std::unique_ptr<Observer>> observers;
-        std::size_t frames_checked = 0, coalesced = 0, keyframes_after_join = 0;
+        std::size_t frames_checked = 0, coalesced = 0, keyframes_after_join = 0, frames_from_deltas = 0;
+        std::shared_ptr<const TickArtifacts> last_artifacts;
         for (int tick = 0; tick < 700; ++tick) {
             // Joins and leaves, with bursts so slots are reused within one tick.
             const int joins = static_cast<int>(rng() % (tick < 100 ? 4 : 2));
@@ -175,7 +190,9 @@ TEST(V5Delta, PropertyAppliedFramesReproduceTheVisibleSetEveryFrame) {
                 if (rng() % 5 == 0) arena.world.apply(InputCommand{o->id, static_cast<std::uint32_t>(tick), static_cast<std::uint8_t>(rng() % 16)});
             arena.world.step();
 
-            const auto t = std::make_shared<const TickArtifacts>(arena.artifacts());
+            const auto t = std::make_shared<const TickArtifacts>(arena.artifacts(last_artifacts.get()));
+            const auto plain = std::make_shared<const TickArtifacts>(arena.artifacts());
+            last_artifacts = t;
             for (const auto& o : observers) {
                 bool skip = false;
                 switch (o->pattern) {
@@ -189,17 +206,26 @@ TEST(V5Delta, PropertyAppliedFramesReproduceTheVisibleSetEveryFrame) {
                 }
                 if (skip) continue;
                 const std::uint32_t previous = o->replica.tick();
-                const p5::Frame& frame = o->encoder.next(t, arena.slot_of.at(o->id));
+                const std::uint64_t from_deltas = o->encoder.frames_from_deltas();
+                const p5::Frame frame = o->encoder.next(t, arena.slot_of.at(o->id));
+                frames_from_deltas += o->encoder.frames_from_deltas() - from_deltas;
                 const auto bytes = p5::encode(frame);
                 const auto decoded = p5::decode_server(bytes);
                 ASSERT_TRUE(decoded.ok());
                 const auto& got = std::get<p5::Frame>(*decoded);
-                check_sections_in_slot_order(got);
+                check_sections_unique(got);
                 const auto error = o->replica.apply(got);
                 ASSERT_EQ(error, std::nullopt) << describe(*error) << " at tick " << tick;
                 std::vector<Visible> expected;
                 t->visible_in(o->encoder.window(), expected);
                 ASSERT_EQ(o->replica.entries(), expected) << "tick " << tick;
+
+                const p5::Frame by_merge = o->merging.next(plain, arena.slot_of.at(o->id));
+                check_sections_in_slot_order(by_merge);
+                ASSERT_EQ(o->merged.apply(by_merge), std::nullopt) << "tick " << tick;
+                ASSERT_EQ(o->merged.entries(), expected) << "tick " << tick;
+                EXPECT_EQ(by_merge.ack_seq, got.ack_seq);
+                EXPECT_EQ(by_merge.flags, got.flags) << "both paths send keyframes and far grids alike";
                 const auto self = arena.entity(o->id);
                 EXPECT_EQ(got.self_x, self.x);
                 EXPECT_EQ(got.self_y, self.y);
@@ -221,6 +247,9 @@ TEST(V5Delta, PropertyAppliedFramesReproduceTheVisibleSetEveryFrame) {
         EXPECT_GT(frames_checked, 1000u);
         EXPECT_GT(coalesced, 50u);
         EXPECT_GT(keyframes_after_join, 3u);
+        // Observers that read every tick are coded from the deltas; the others merge.
+        EXPECT_GT(frames_from_deltas, frames_checked / 4);
+        EXPECT_LT(frames_from_deltas, frames_checked);
     }
 }
 

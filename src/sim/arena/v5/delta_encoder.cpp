@@ -30,20 +30,110 @@ bool make_update(const Visible& from, const Visible& to, p5::Update& out) {
     return true;
 }
 
-const p5::Frame& DeltaEncoder::next(const std::shared_ptr<const TickArtifacts>& now_artifacts, std::uint16_t self_slot) {
-    thread_local std::vector<Visible> replica, now;  // the client's replica (the base window) and the window now
-    thread_local p5::Frame frame;                   // per thread, so its buffers stay in cache
+namespace {
+
+bool in_window(const Window& w, std::uint16_t cell, const Grid& grid) {
+    return cell != kNoCell && w.contains(cell % grid.cols, cell / grid.cols);
+}
+
+// Per-thread scratch, so its buffers stay in cache from one connection to the next.
+struct Scratch {
+    std::vector<Visible> replica, now;  // the slow path: the base window's players and the window's now
+    p5::Frame frame;
+    protocol::Bytes records;            // the fast path: update records copied from the artefacts
+    std::uint16_t record_count = 0;
+};
+thread_local Scratch scratch;
+
+}  // namespace
+
+// The client holds exactly the base window's players at the base tick. Merge-join them with the
+// window's players now: leaves, enters, updates in slot order. Works from any base.
+void DeltaEncoder::merge(const TickArtifacts& t, const Window& now_window, bool keyframe) {
+    Scratch& x = scratch;
+    if (keyframe) x.replica.clear();
+    else base_->visible_in(window_, x.replica);
+    t.visible_in(now_window, x.now);
+    p5::Frame& frame = x.frame;
+    std::size_t a = 0, b = 0;
+    while (a < x.replica.size() || b < x.now.size()) {
+        if (b == x.now.size() || (a < x.replica.size() && x.replica[a].slot < x.now[b].slot)) {
+            frame.leaves.push_back(x.replica[a++].slot);
+        } else if (a == x.replica.size() || x.now[b].slot < x.replica[a].slot) {
+            frame.enters.push_back(enter_of(x.now[b++]));
+        } else {
+            if (x.replica[a].id != x.now[b].id) {  // the slot was reused: a leave, then an enter
+                frame.leaves.push_back(x.replica[a].slot);
+                frame.enters.push_back(enter_of(x.now[b]));
+            } else {
+                // Written in place: building it on the stack and copying it cost a store-forwarding stall per entry.
+                if (!make_update(x.replica[a], x.now[b], frame.updates.emplace_back())) frame.updates.pop_back();
+            }
+            ++a, ++b;
+        }
+    }
+}
+
+// The base is the previous tick's artefacts, so t's deltas say what changed. A player counts when
+// it was in the base window then (W0) or is in the window now (W1): in both is an update, only
+// then a leave, only now an enter. Cells in both windows copy their stayers' records whole.
+void DeltaEncoder::code_from_deltas(const TickArtifacts& t, const Window& now_window) {
+    Scratch& x = scratch;
+    const TickDeltas& d = t.deltas;
+    const Grid& grid = t.grid;
+    const Window& then_window = window_;
+    p5::Frame& frame = x.frame;
+    for (int row = now_window.row0; row < now_window.row1; ++row) {
+        for (int col = now_window.col0; col < now_window.col1; ++col) {
+            const std::size_t c = static_cast<std::size_t>(row) * grid.cols + static_cast<std::size_t>(col);
+            if (then_window.contains(col, row)) {
+                x.records.insert(x.records.end(), d.stay_records.begin() + d.stay_start[c], d.stay_records.begin() + d.stay_start[c + 1]);
+                x.record_count = static_cast<std::uint16_t>(x.record_count + d.stay_count[c]);
+            } else {
+                for (std::uint32_t i = t.cell_start[c]; i < t.cell_start[c + 1]; ++i)
+                    if (d.previous_cell[t.by_cell[i].slot] == c) frame.enters.push_back(enter_of(t.by_cell[i]));
+            }
+            for (std::uint32_t i = d.arrival_start[c]; i < d.arrival_start[c + 1]; ++i) {
+                const Arrival& a = d.arrivals[i];
+                if (!in_window(then_window, a.from_cell, grid)) {
+                    frame.enters.push_back(enter_of(t.visible_of(a.slot)));
+                } else if (a.record_bytes != 0) {
+                    const auto first = d.arrival_records.begin() + a.record_at;
+                    x.records.insert(x.records.end(), first, first + a.record_bytes);
+                    ++x.record_count;
+                }
+            }
+        }
+    }
+    const TickArtifacts& base = *base_;
+    for (int row = then_window.row0; row < then_window.row1; ++row) {
+        for (int col = then_window.col0; col < then_window.col1; ++col) {
+            const std::size_t c = static_cast<std::size_t>(row) * grid.cols + static_cast<std::size_t>(col);
+            if (now_window.contains(col, row)) {
+                for (std::uint32_t i = d.departure_start[c]; i < d.departure_start[c + 1]; ++i)
+                    if (!in_window(now_window, d.departures[i].to_cell, grid)) frame.leaves.push_back(d.departures[i].slot);
+            } else {
+                // The whole cell left the window: everyone in it then leaves, unless now in the window.
+                for (std::uint32_t i = base.cell_start[c]; i < base.cell_start[c + 1]; ++i) {
+                    const std::uint16_t slot = base.by_cell[i].slot;
+                    const bool same_player = slot < d.previous_cell.size() && d.previous_cell[slot] == c;
+                    if (!same_player || !in_window(now_window, t.self[slot].cell, grid)) frame.leaves.push_back(slot);
+                }
+            }
+        }
+    }
+}
+
+void DeltaEncoder::encode_next(const std::shared_ptr<const TickArtifacts>& now_artifacts, std::uint16_t self_slot,
+                               protocol::Bytes& out) {
     const TickArtifacts& t = *now_artifacts;
     const SelfEcho self = self_slot < t.self.size() ? t.self[self_slot] : SelfEcho{};
     const bool keyframe = !base_ || t.tick - base_->tick > kKeyframeAfterTicks;
-    if (keyframe) {
-        replica.clear();
-    } else {
-        base_->visible_in(window_, replica);
-    }
-    window_ = window_around(self.present ? self.cell : 0, t.grid);
-    t.visible_in(window_, now);
+    const bool from_deltas = !keyframe && t.deltas.present && t.deltas.previous_tick == base_->tick;
+    const Window now_window = window_around(self.present ? self.cell : 0, t.grid);
 
+    Scratch& x = scratch;
+    p5::Frame& frame = x.frame;
     frame.tick = t.tick;
     frame.base_tick = base_ ? base_->tick : 0;
     frame.flags = keyframe ? p5::frame_flags::kKeyframe : 0;
@@ -57,26 +147,8 @@ const p5::Frame& DeltaEncoder::next(const std::shared_ptr<const TickArtifacts>& 
     frame.updates.clear();
     frame.far_cols = frame.far_rows = 0;
     frame.far.clear();
-
-    // Merge-join the replica and the window by slot: leaves, enters, updates in slot order.
-    std::size_t a = 0, b = 0;
-    while (a < replica.size() || b < now.size()) {
-        if (b == now.size() || (a < replica.size() && replica[a].slot < now[b].slot)) {
-            frame.leaves.push_back(replica[a++].slot);
-        } else if (a == replica.size() || now[b].slot < replica[a].slot) {
-            frame.enters.push_back(enter_of(now[b++]));
-        } else {
-            if (replica[a].id != now[b].id) {  // the slot was reused: a leave, then an enter
-                frame.leaves.push_back(replica[a].slot);
-                frame.enters.push_back(enter_of(now[b]));
-            } else {
-                // Written in place: building it on the stack and copying it cost a store-forwarding stall per entry.
-                if (!make_update(replica[a], now[b], frame.updates.emplace_back())) frame.updates.pop_back();
-            }
-            ++a, ++b;
-        }
-    }
-
+    x.records.clear();
+    x.record_count = 0;
     if (keyframe || t.tick - last_far_tick_ >= kFarEvery) {
         frame.flags |= p5::frame_flags::kFarGrid;
         frame.far_cols = t.grid.cols;
@@ -84,8 +156,24 @@ const p5::Frame& DeltaEncoder::next(const std::shared_ptr<const TickArtifacts>& 
         frame.far = t.far;
         last_far_tick_ = t.tick;
     }
+
+    if (from_deltas) {
+        code_from_deltas(t, now_window);
+        p5::encode_into(frame, p5::EncodedUpdates{x.record_count, x.records}, out);
+        ++frames_from_deltas_;
+    } else {
+        merge(t, now_window, keyframe);
+        p5::encode_into(frame, out);
+    }
+    window_ = now_window;
     base_ = now_artifacts;
-    return frame;
+}
+
+p5::Frame DeltaEncoder::next(const std::shared_ptr<const TickArtifacts>& t, std::uint16_t self_slot) {
+    protocol::Bytes bytes;
+    encode_next(t, self_slot, bytes);
+    auto decoded = p5::decode_server(bytes);
+    return std::get<p5::Frame>(*decoded);  // our own encoder's bytes: a failure here is a bug the tests see
 }
 
 }  // namespace hschool::sim::arena::v5

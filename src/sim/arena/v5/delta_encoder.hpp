@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "protocol/bytes.hpp"
 #include "protocol/v5.hpp"
 #include "sim/arena/v5/tick_artifacts.hpp"
 
@@ -18,19 +19,26 @@ inline constexpr std::uint32_t kKeyframeAfterTicks = 32;
 
 class DeltaEncoder {
 public:
-    // The Frame for t against the last one this encoder made; the first is a keyframe. The Frame
-    // is the calling thread's scratch: valid until that thread's next call of any encoder.
-    const protocol::v5::Frame& next(const std::shared_ptr<const TickArtifacts>& t, std::uint16_t self_slot);
+    // Appends the Frame for t against the last one this encoder made (the first is a keyframe) to out.
+    void encode_next(const std::shared_ptr<const TickArtifacts>& t, std::uint16_t self_slot, protocol::Bytes& out);
+    // The same, decoded: for tests and tools.
+    protocol::v5::Frame next(const std::shared_ptr<const TickArtifacts>& t, std::uint16_t self_slot);
     // The window the last Frame was built for (tests check the replica against it).
     const Window& window() const { return window_; }
+    // Frames coded from a tick's deltas; the others (keyframes, after a skip) were merged.
+    std::uint64_t frames_from_deltas() const { return frames_from_deltas_; }
 
 private:
+    void merge(const TickArtifacts& t, const Window& now_window, bool keyframe);
+    void code_from_deltas(const TickArtifacts& t, const Window& now_window);
+
     // The base is read from the tick's shared artefacts (hot in cache: every connection of the
     // thread reads them) rather than from a per-connection copy, which cost a cache miss per entry.
     // At most kKeyframeAfterTicks + 1 artefacts stay alive for a connection's sake.
     std::shared_ptr<const TickArtifacts> base_;
     Window window_;
     std::uint32_t last_far_tick_ = 0;
+    std::uint64_t frames_from_deltas_ = 0;
 };
 
 // The smallest record that takes `from` to `to` (same slot and id), or none when nothing changed.
