@@ -126,8 +126,31 @@ describe('V5Session', () => {
     expect(session.ownPosition()!.x).toBe(800); // moves from here over the next frames
     now += 16;
     expect(session.ownPosition()!.x).toBeGreaterThan(800);
-    session.inputChanged(); // too soon: waits for the tick
+    session.inputChanged(); // within half a tick: goes as this tick's one early command
+    expect(inputs()).toHaveLength(3);
+    now += 10;
+    session.inputChanged(); // a second within the tick waits for it
+    expect(inputs()).toHaveLength(3);
+  });
+
+  it('a key change within half a tick of the last command goes at once, once a tick', () => {
+    join();
+    advance(50); // command 1 at the tick
+    advance(10);
+    buttons = 8;
+    session.inputChanged();
+    expect(inputs().at(-1)).toStrictEqual({ type: 'Input', seq: 2, mask: 8 });
+    advance(15);
+    expect(session.ownPosition()!.x).toBeGreaterThan(800);
+    buttons = 0;
+    advance(5);
+    session.inputChanged(); // 20 ms after an early one: waits for the tick
     expect(inputs()).toHaveLength(2);
+    advance(30); // the tick, 50 ms after the early command
+    expect(inputs().at(-1)).toMatchObject({ seq: 3, mask: 0 });
+    buttons = 2;
+    session.inputChanged(); // just after that tick, but a tick after the early one: early again
+    expect(inputs().at(-1)).toMatchObject({ seq: 4, mask: 2 });
   });
 
   it('puts the others into the buffer in world units, never itself', () => {

@@ -42,6 +42,7 @@ export class V5Session {
   private predicted: Point | null = null; // after the last command issued
   private previous: Point | null = null; // before it
   private commandAt = 0;
+  private earlyAt = -Infinity; // when a key change last sent its command within half a tick of the one before
   private serverQueue = 0; // inputQueue of the last Frame, until a pump acts on it
   private error: Point = { x: 0, y: 0 }; // decaying offset after a correction
   private errorAt = 0;
@@ -88,12 +89,17 @@ export class V5Session {
     return 1000 / Math.max(1, this.welcome?.tickRate ?? 20);
   }
 
-  // A key went down or up: its command goes now (not at the next tick) when the last one is at
-  // least half a tick old, so the avatar answers on the next frame without flooding the FIFO.
+  // A key went down or up: its command goes now (not at the next tick), so the avatar answers on
+  // the next frame. Without flooding the FIFO: when the last command is less than half a tick old,
+  // only one such early command per tick; a further change waits for the tick.
   inputChanged(): void {
     if (!this.rules || !this.predicted) return;
-    if (this.now() - this.commandAt < this.tickMs / 2) return;
-    this.issue(this.now());
+    const now = this.now();
+    if (now - this.commandAt < this.tickMs / 2) {
+      if (now - this.earlyAt < this.tickMs) return;
+      this.earlyAt = now;
+    }
+    this.issue(now);
     this.startTicks();
   }
 
