@@ -70,8 +70,9 @@ void v5_build_artifacts(benchmark::State& state) {
 }
 BENCHMARK(v5_build_artifacts)->Arg(1600)->Arg(5000)->Unit(benchmark::kMicrosecond);
 
-// One tick's Frames for a sample of connections; the time per Frame is the figure.
-void v5_frame_per_connection(benchmark::State& state) {
+// One tick's Frames for a sample of connections; the time per Frame is the figure. With every > 1
+// the connections get a Frame only every that many ticks (skipped: the merge codes them).
+void frames_every(benchmark::State& state, int every) {
     Crowd crowd(static_cast<std::size_t>(state.range(0)));
     const std::size_t connections = std::min(kMeasuredConnections, crowd.size());
     std::vector<av5::DeltaEncoder> encoders(connections);
@@ -82,8 +83,8 @@ void v5_frame_per_connection(benchmark::State& state) {
     std::size_t bytes = 0, frames = 0;
     for (auto _ : state) {
         state.PauseTiming();
-        crowd.step();
-        auto t = crowd.artifacts();
+        std::shared_ptr<const av5::TickArtifacts> t;
+        for (int i = 0; i < every; ++i) crowd.step(), t = crowd.artifacts();
         state.ResumeTiming();
         for (std::size_t i = 0; i < connections; ++i) {
             out.clear();
@@ -99,6 +100,9 @@ void v5_frame_per_connection(benchmark::State& state) {
     state.counters["from_deltas"] = frames ? static_cast<double>(from_deltas) / static_cast<double>(frames + connections) : 0;
     state.counters["frames"] = benchmark::Counter(static_cast<double>(frames), benchmark::Counter::kIsRate);  // per CPU second
 }
+void v5_frame_per_connection(benchmark::State& state) { frames_every(state, 1); }
 BENCHMARK(v5_frame_per_connection)->Arg(400)->Arg(1600)->Arg(5000)->Unit(benchmark::kMillisecond);
+void v5_frame_after_a_skip(benchmark::State& state) { frames_every(state, 2); }
+BENCHMARK(v5_frame_after_a_skip)->Arg(1600)->Arg(5000)->Unit(benchmark::kMillisecond);
 
 }  // namespace

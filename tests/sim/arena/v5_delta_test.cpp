@@ -146,14 +146,6 @@ void check_sections_unique(const p5::Frame& f) {
     EXPECT_TRUE(sorted_unique(l) && sorted_unique(e) && sorted_unique(u));
 }
 
-// What the merge path gives besides: every section in slot order.
-void check_sections_in_slot_order(const p5::Frame& f) {
-    std::vector<std::uint16_t> l = f.leaves, e, u;
-    for (const auto& x : f.enters) e.push_back(x.slot);
-    for (const auto& x : f.updates) u.push_back(x.slot);
-    EXPECT_TRUE(sorted_unique(l) && sorted_unique(e) && sorted_unique(u));
-}
-
 TEST(V5Delta, PropertyAppliedFramesReproduceTheVisibleSetEveryFrame) {
     for (std::uint64_t seed : {1u, 2u, 3u}) {
         SCOPED_TRACE("seed " + std::to_string(seed));
@@ -221,7 +213,7 @@ TEST(V5Delta, PropertyAppliedFramesReproduceTheVisibleSetEveryFrame) {
                 ASSERT_EQ(o->replica.entries(), expected) << "tick " << tick;
 
                 const p5::Frame by_merge = o->merging.next(plain, arena.slot_of.at(o->id));
-                check_sections_in_slot_order(by_merge);
+                check_sections_unique(by_merge);
                 ASSERT_EQ(o->merged.apply(by_merge), std::nullopt) << "tick " << tick;
                 ASSERT_EQ(o->merged.entries(), expected) << "tick " << tick;
                 EXPECT_EQ(by_merge.ack_seq, got.ack_seq);

@@ -127,6 +127,7 @@ std::string stream_json() {
     for (int i = 0; i < 24; ++i) bots.push_back(join());
     DeltaEncoder encoder;
     Replica replica;
+    std::shared_ptr<const TickArtifacts> previous;
     std::ostringstream out;
     out << "{\n  \"version\": 5,\n  \"selfSlot\": " << slot_of[observer] << ",\n  \"frames\": [\n";
     std::uint32_t state = 5;
@@ -145,13 +146,16 @@ std::string stream_json() {
             slot_of[bots.back()] = freed;
         }
         world.step();
-        if (tick % 7 == 3 || (tick > 50 && tick < 60)) continue;  // skipped ticks coalesce
         protocol::v1::Snapshot snap;
         world.capture_snapshot(snap);
         std::vector<PlayerInput> players;
         for (const auto& e : snap.entities)
             if (e.kind == protocol::v1::kind::kPlayer) players.push_back({slot_of.at(e.id), e.id, e.x, e.y, e.colour, 0, 0, 0});
-        const auto frame = encoder.next(std::make_shared<const TickArtifacts>(build_artifacts(world.tick(), world.settings(), players)), slot_of[observer]);
+        // Built every tick as the server builds them, with deltas against the last tick's: a Frame
+        // after a skip is merged, the others are coded from the deltas.
+        previous = std::make_shared<const TickArtifacts>(build_artifacts(world.tick(), world.settings(), players, previous.get()));
+        if (tick % 7 == 3 || (tick > 50 && tick < 60)) continue;  // skipped ticks coalesce
+        const auto frame = encoder.next(previous, slot_of[observer]);
         EXPECT_EQ(replica.apply(frame), std::nullopt);
         out << (first ? "" : ",\n") << "    {\"hex\": \"" << hex(p5::encode(frame)) << "\",\n     \"replica\": [";
         first = false;

@@ -38,40 +38,66 @@ bool in_window(const Window& w, std::uint16_t cell, const Grid& grid) {
 
 // Per-thread scratch, so its buffers stay in cache from one connection to the next.
 struct Scratch {
-    std::vector<Visible> replica, now;  // the slow path: the base window's players and the window's now
-    p5::Frame frame;
-    protocol::Bytes records;            // the fast path: update records copied from the artefacts
+    p5::Frame frame;                    // header, leaves and enters; its updates stay empty
+    protocol::Bytes records;            // the updates section's records
     std::uint16_t record_count = 0;
+    // The merge's marks by slot: kInBase when the base window held it, kMatched once seen now.
+    std::vector<std::uint32_t> mark;
+    std::vector<const Visible*> in_base;
+    std::uint32_t epoch = 0;
+
+    void add_record(const Visible& from, const Visible& to) {
+        p5::Update update;
+        if (!make_update(from, to, update)) return;
+        p5::append_update(update, records);
+        ++record_count;
+    }
+    // A fresh pair of mark values (epoch: in the base; epoch + 1: matched).
+    void next_epoch() {
+        if (mark.empty()) mark.assign(p5::kSlotLimit, 0), in_base.assign(p5::kSlotLimit, nullptr);
+        epoch += 2;
+        if (epoch < 2) {  // wrapped: forget every old mark
+            std::fill(mark.begin(), mark.end(), 0);
+            epoch = 2;
+        }
+    }
 };
 thread_local Scratch scratch;
 
+template <class Each>
+void each_in(const TickArtifacts& t, const Window& w, Each&& each) {
+    for (int row = w.row0; row < w.row1; ++row) {
+        const std::size_t first = static_cast<std::size_t>(row) * t.grid.cols;
+        const std::uint32_t end = t.cell_start[first + static_cast<std::size_t>(w.col1)];
+        for (std::uint32_t i = t.cell_start[first + static_cast<std::size_t>(w.col0)]; i < end; ++i) each(t.by_cell[i]);
+    }
+}
+
 }  // namespace
 
-// The client holds exactly the base window's players at the base tick. Merge-join them with the
-// window's players now: leaves, enters, updates in slot order. Works from any base.
+// The client holds exactly the base window's players at the base tick: mark them by slot, then
+// walk the window now (a marked slot with the same id is an update, anything else an enter) and
+// the base again (a slot still marked was not seen: a leave). O(window) from any base.
 void DeltaEncoder::merge(const TickArtifacts& t, const Window& now_window, bool keyframe) {
     Scratch& x = scratch;
-    if (keyframe) x.replica.clear();
-    else base_->visible_in(window_, x.replica);
-    t.visible_in(now_window, x.now);
     p5::Frame& frame = x.frame;
-    std::size_t a = 0, b = 0;
-    while (a < x.replica.size() || b < x.now.size()) {
-        if (b == x.now.size() || (a < x.replica.size() && x.replica[a].slot < x.now[b].slot)) {
-            frame.leaves.push_back(x.replica[a++].slot);
-        } else if (a == x.replica.size() || x.now[b].slot < x.replica[a].slot) {
-            frame.enters.push_back(enter_of(x.now[b++]));
+    x.next_epoch();
+    const std::uint32_t in_base = x.epoch, matched = x.epoch + 1;
+    if (!keyframe) each_in(*base_, window_, [&](const Visible& v) { x.mark[v.slot] = in_base, x.in_base[v.slot] = &v; });
+    each_in(t, now_window, [&](const Visible& v) {
+        const bool held = x.mark[v.slot] == in_base;
+        if (held && x.in_base[v.slot]->id == v.id) {
+            x.add_record(*x.in_base[v.slot], v);
         } else {
-            if (x.replica[a].id != x.now[b].id) {  // the slot was reused: a leave, then an enter
-                frame.leaves.push_back(x.replica[a].slot);
-                frame.enters.push_back(enter_of(x.now[b]));
-            } else {
-                // Written in place: building it on the stack and copying it cost a store-forwarding stall per entry.
-                if (!make_update(x.replica[a], x.now[b], frame.updates.emplace_back())) frame.updates.pop_back();
-            }
-            ++a, ++b;
+            if (held) frame.leaves.push_back(v.slot);  // the slot was reused: a leave, then an enter
+            frame.enters.push_back(enter_of(v));
         }
-    }
+        if (held) x.mark[v.slot] = matched;
+    });
+    if (!keyframe)
+        each_in(*base_, window_, [&](const Visible& v) {
+            if (x.mark[v.slot] == in_base) frame.leaves.push_back(v.slot);
+        });
 }
 
 // The base is the previous tick's artefacts, so t's deltas say what changed. A player counts when
@@ -159,12 +185,11 @@ void DeltaEncoder::encode_next(const std::shared_ptr<const TickArtifacts>& now_a
 
     if (from_deltas) {
         code_from_deltas(t, now_window);
-        p5::encode_into(frame, p5::EncodedUpdates{x.record_count, x.records}, out);
         ++frames_from_deltas_;
     } else {
         merge(t, now_window, keyframe);
-        p5::encode_into(frame, out);
     }
+    p5::encode_into(frame, p5::EncodedUpdates{x.record_count, x.records}, out);
     window_ = now_window;
     base_ = now_artifacts;
 }
