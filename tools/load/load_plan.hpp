@@ -25,6 +25,7 @@ struct LoadPlan {
     std::vector<std::int32_t> school_ids;  // schools: watchers are spread over these round-robin
     std::uint64_t seed = 1;
     int protocol = 1;  // arena: 1 (shared snapshots, inputs at 30 Hz) or 5 (deltas, one input per tick)
+    int replica_every = 1;  // v5: every Nth client applies Frames to a replica; the others check the chain only
 };
 
 }  // namespace hschool::load

@@ -10,12 +10,13 @@ namespace {
 constexpr const char* kUsage =
     "usage: hschool-load <arena|schools|idle> --url ws://127.0.0.1:PORT --clients N --seconds S\n"
     "         [--threads 1|2] [--server-pid PID] [--ramp-batch N] [--connect-timeout-ms MS]\n"
-    "         [--warmup S] [--label TEXT] [--json-only] [--seed N] [--protocol 1|5]\n"
+    "         [--warmup S] [--label TEXT] [--json-only] [--seed N] [--protocol 1|5] [--replica-every N]\n"
     "       hschool-load flood --url ws://127.0.0.1:PORT --connections N --seconds S\n"
     "         [--kind mixed|setrunning|input|ping] [--server-pid PID] [--chunk-kib N] [--max-server-rss-mib N]\n"
     "         [--reconnect-delay-ms MS] [--school-id ID] [--label TEXT] [--json-only]\n"
     "  arena:   v1 bots: Hello, inputs at 30 Hz (mask changes every second), a Ping every second;\n"
-    "           --protocol 5: v5 bots, one input per tick, every Frame applied to a replica and chain-checked\n"
+    "           --protocol 5: v5 bots, one input per tick, every Frame chain-checked; every Nth bot\n"
+    "           (--replica-every, default 1: all) also applies each Frame to a replica by the session rules\n"
     "  schools: v4 watchers spread over the schools (created up to 6 via POST /api/schools), one open each\n"
     "  idle:    connections that only say hello (v4)\n"
     "  flood:   hostile clients: Hello (v4: and OpenSchool), then small frames as fast as the socket takes them\n"
@@ -108,6 +109,7 @@ bool parse_into(int argc, char** argv, Options& o) {
                 o.plan.protocol = std::stoi(value);
                 if (o.plan.protocol != 1 && o.plan.protocol != 5) return fail("--protocol must be 1 or 5");
             }
+            else if (flag == "--replica-every") o.plan.replica_every = std::stoi(value);
             else if (flag == "--connections") o.flood.connections = std::stoi(value);
             else if (flag == "--kind") {
                 if (value == "mixed") o.flood.kind = FloodKind::Mixed;
@@ -162,6 +164,7 @@ bool parse_into(int argc, char** argv, Options& o) {
         return true;
     }
     if (o.plan.clients < 1 || o.plan.clients > kMaxClients) return fail("--clients must be 1.." + std::to_string(kMaxClients));
+    if (o.plan.replica_every < 1 || o.plan.replica_every > o.plan.clients) return fail("--replica-every must be 1..clients");
     if (o.plan.threads < 1 || o.plan.threads > kMaxThreads) return fail("--threads must be 1 or 2");
     if (o.plan.ramp_batch < 1 || o.plan.ramp_batch > kMaxRampBatch) return fail("--ramp-batch out of range");
     if (!(o.warmup_seconds >= 0 && o.warmup_seconds <= kMaxSeconds)) return fail("--warmup out of range");

@@ -78,6 +78,7 @@ json::object summarize(const RunFacts& f) {
     o["expected_hz"] = expected;
     o["frames_hz_p50"] = percentile(rates, 0.5);
     o["frames_hz_p1"] = percentile(rates, 0.01);
+    o["frames_hz_min"] = rates.empty() ? 0.0 : *std::min_element(rates.begin(), rates.end());
     o["clients_at_99pct"] = keeping_up;
     o["clients_at_99pct_share"] = connected ? static_cast<double>(keeping_up) / static_cast<double>(connected) : 0.0;
     o["delivered_frames"] = frames;
@@ -85,6 +86,7 @@ json::object summarize(const RunFacts& f) {
     o["delivered_share"] = expects_ticks && connected ? static_cast<double>(frames) / (expected * window * static_cast<double>(connected)) : 0.0;
     o["tick_gaps"] = gaps;
     o["protocol"] = f.options->plan.protocol;
+    o["replica_every"] = f.options->plan.replica_every;
     o["chain_errors"] = chain_errors;
     o["clients_with_gaps"] = with_gaps;
     o["bytes_per_client_s_p50"] = percentile(byte_rates, 0.5);
@@ -151,6 +153,7 @@ void print_table(const json::object& s, std::ostream& out) {
     row("expected tick rate", "expected_hz", "Hz", 0);
     row("frames/client/s median", "frames_hz_p50", "Hz");
     row("frames/client/s 1st percentile", "frames_hz_p1", "Hz");
+    row("frames/client/s slowest client", "frames_hz_min", "Hz");
     row("clients at ≥99 % of expected", "clients_at_99pct", "", 0);
     row("delivered share of expected", "delivered_share", "", 4);
     row("delivered frames/s (all clients)", "delivered_hz_total", "Hz", 0);

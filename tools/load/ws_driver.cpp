@@ -32,6 +32,7 @@ constexpr std::size_t kMaxQueuedWrites = 8;          // a client whose writes ba
 constexpr std::size_t kMaxReadFrameBytes = 1 << 20;  // snapshots stay under 64 KiB; map snapshots are a few KiB
 constexpr auto kStopGrace = std::chrono::seconds(3); // after that the threads are stopped without waiting for handlers
 constexpr std::uint32_t kMaxCatchUpInputs = 5;     // v5: ticks a late timer makes up for at once
+constexpr std::size_t kV5ChainHeaderBytes = 10;    // v5 Frame: id, tick, baseTick, flags
 constexpr std::int64_t kGameMsPerRealSecond[] = {150'000, 300'000, 600'000, 900'000, 1'200'000};  // by speed index
 
 std::int64_t now_us() {
@@ -156,7 +157,7 @@ struct Shard {
 
     void send_hello(Client& c) {
         if (plan.scenario == Scenario::Arena && plan.protocol == 5) {
-            c.replica = std::make_unique<sim::arena::v5::Replica>();
+            if (c.index % plan.replica_every == 0) c.replica = std::make_unique<sim::arena::v5::Replica>();
             send(c, protocol::v5::encode(protocol::v5::Hello{protocol::v5::kVersion, "bot" + std::to_string(c.index)}));
         } else if (plan.scenario == Scenario::Arena) {
             send(c, protocol::v1::encode(protocol::v1::Hello{protocol::v1::kVersion, "bot" + std::to_string(c.index)}));
@@ -262,9 +263,11 @@ struct Shard {
         }
     }
 
-    // Every Frame is decoded and applied: the replica checks the chain and the session rules.
+    // A client with a replica decodes and applies every Frame: the replica checks the chain and the
+    // session rules. The others (--replica-every) check the chain from each Frame's header alone.
     void on_v5_frame(Client& c, protocol::ByteView frame, bool counting) {
         namespace v5 = protocol::v5;
+        if (!c.replica && frame.size() >= kV5ChainHeaderBytes && frame[0] == v5::id::kFrame) return on_v5_header(c, frame, counting);
         auto m = v5::decode_server(frame);
         if (!m) {
             if (counting) ++c.stats.chain_errors;
@@ -283,6 +286,22 @@ struct Shard {
         } else if (auto* pong = std::get_if<v5::Pong>(&*m)) {
             on_pong(pong->client_time_ms, counting);
         }
+    }
+
+    void on_v5_header(Client& c, protocol::ByteView frame, bool counting) {
+        protocol::ByteReader r(frame.subspan(1));
+        std::uint32_t tick = 0, base_tick = 0;
+        std::uint8_t flags = 0;
+        r.u32(tick), r.u32(base_tick), r.u8(flags);
+        const bool keyframe = (flags & protocol::v5::frame_flags::kKeyframe) != 0;
+        const bool chained = c.have_last ? base_tick == c.last_tick : keyframe && base_tick == 0;
+        if (counting) {
+            if (!chained) ++c.stats.chain_errors;
+            ++c.stats.tick_frames;
+            if (c.have_last && tick > c.last_tick + 1) c.stats.tick_gaps += tick - c.last_tick - 1;
+        }
+        c.have_last = true;
+        c.last_tick = tick;
     }
 
     void on_v4_frame(Client& c, protocol::ByteView frame, bool counting) {
