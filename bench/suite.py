@@ -19,6 +19,7 @@ import time
 import urllib.request
 
 import hns_attacks  # beside this file: issue 19's attacks with an honest match
+import arena_v5  # beside this file: issue 23, arena v1 against v5
 
 HEALTH_POLL_S = 0.002          # start-up is measured to a few ms
 HEALTH_LIMIT_S = 10            # a server that is not healthy by then is broken, not slow
@@ -821,7 +822,7 @@ def scaling_tables(results):
     return "\n".join(lines)
 
 
-SECTIONS = ("micro", "floor", "startup", "load", "hostile", "peer", "syscalls", "hns", "hns-live", "hns-crowd", "hns-all",
+SECTIONS = ("micro", "floor", "startup", "load", "hostile", "peer", "syscalls", "hns", "hns-live", "hns-crowd", "hns-all", "arena-v5",
             "hns-attacks")
 
 HNS_RUNS = 5  # whole matches per variant; the median is reported
@@ -1179,6 +1180,8 @@ def main():
         results["hns_all"] = run_hns_all(args.build, args.mods, args.quick)
     if "hns-attacks" in sections:
         results["hns_attacks"] = hns_attacks.run_hns_attacks(Server, args.build, args.mods, load_binary(args.build), args.quick)
+    if "arena-v5" in sections:
+        results["arena_v5"] = arena_v5.run_arena_v5(Server, args.build, args.mods, load_binary(args.build), args.quick, args.threads)
     if "floor" in results and results["load"]:
         results["targets_table"] = targets_table(results)
     results["loadavg_at_end"] = os.getloadavg()
@@ -1214,6 +1217,8 @@ def main():
         print(hns_all_table(results["hns_all"]))
     if results.get("hns_attacks"):
         print(hns_attacks.hns_attacks_table(results["hns_attacks"]))
+    if results.get("arena_v5"):
+        print(arena_v5.arena_v5_table(results["arena_v5"]))
     if "targets_table" in results:
         print("\ntargets")
         for row in results["targets_table"]:
