@@ -221,8 +221,8 @@ def load_command(build, scenario, port, clients, seconds, pid, threads, warmup=N
     return cmd
 
 
-def run_load_on(server, build, scenario, clients, seconds, threads, warmup=None, label=None):
-    cmd = load_command(build, scenario, server.port, clients, seconds, server.pid, threads, warmup, label)
+def run_load_on(server, build, scenario, clients, seconds, threads, warmup=None, label=None, extra=()):
+    cmd = load_command(build, scenario, server.port, clients, seconds, server.pid, threads, warmup, label) + list(extra)
     loadavg = os.getloadavg()[0]  # others' work on the machine: the noise to read the figure with
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds + (warmup or 1) + LOAD_SLACK_S)
     result = last_json(out.stdout, {"scenario": scenario, "clients": clients, "error": out.stderr[-500:]})
@@ -337,7 +337,8 @@ def hostile_table(hostile):
 # ---- side by side with the Node peer ---------------------------------------------------------------
 
 def start_named(who, build, mods, peer_dir, baseline=None):
-    """ours: the build under test; base: another build of our server (--baseline-build); peer: Node ws."""
+    """ours: the build under test; v5: the same with v5 bots; base: another build of our server
+    (--baseline-build); peer: Node ws."""
     if who == "peer":
         return PeerServer(peer_dir)
     return Server(baseline if who == "base" else build, mods, PEER_WORLD)
@@ -345,7 +346,7 @@ def start_named(who, build, mods, peer_dir, baseline=None):
 
 def run_peer(build, mods, peer_dir, threads, quick=False, baseline=None):
     p = dict(PEER, **({"players": [800], "seconds": 6, "repeats": 1} if quick else {}))
-    names = ["ours", "base", "peer"] if baseline else ["ours", "peer"]
+    names = (["ours", "base", "peer"] if baseline else ["ours", "peer"]) + ["v5"]
     runs = []
     for players in p["players"]:
         for rep in range(p["repeats"]):
@@ -353,7 +354,8 @@ def run_peer(build, mods, peer_dir, threads, quick=False, baseline=None):
                 print(f"peer comparison: {who} at {players} players (run {rep + 1}) ...", file=sys.stderr)
                 server = start_named(who, build, mods, peer_dir, baseline)
                 try:
-                    result = run_load_on(server, build, "arena", players, p["seconds"], threads, p["warmup"], who)
+                    result = run_load_on(server, build, "arena", players, p["seconds"], threads, p["warmup"], who,
+                                         ["--protocol", "5"] if who == "v5" else [])
                 finally:
                     server.stop()
                 result.update({"server": who, "players": players, "run": rep + 1})
@@ -377,6 +379,9 @@ def peer_summary(runs):
         row["cpu_ratio"] = ratio(o["server_cpu_pct"], pe["server_cpu_pct"])
         row["rss_ratio"] = ratio(o["server_rss_kib"], pe["server_rss_kib"])
         row["cpu_per_frame_ratio"] = ratio(o["server_cpu_us_per_frame"], pe["server_cpu_us_per_frame"])
+        if "v5" in row:
+            row["v5_cpu_ratio"] = ratio(row["v5"]["server_cpu_pct"], pe["server_cpu_pct"])
+            row["v5_rss_ratio"] = ratio(row["v5"]["server_rss_kib"], pe["server_rss_kib"])
         if "base" in row:
             b = row["base"]
             row["base_cpu_ratio"] = ratio(b["server_cpu_pct"], pe["server_cpu_pct"])
@@ -403,6 +408,12 @@ def peer_table(peer):
         runs = lambda xs: "/".join(f"{x:.1f}" if x is not None else "-" for x in xs)
         lines.append(f"  {'':>7} CPU % per run: ours {runs(o['cpu_runs'])}, ws {runs(w['cpu_runs'])}; "
                      f"machine load average at each start: ours {runs(o['loadavg_runs'])}, ws {runs(w['loadavg_runs'])}")
+        if "v5" in row:
+            v = row["v5"]
+            lines.append(f"  {'':>7} ours with v5 clients (the peer speaks v1 only): CPU {f(v['server_cpu_pct'], '.1f')} % = "
+                         f"{f(row['v5_cpu_ratio'], '.2f')}x ws, RSS {f(v['server_rss_kib'] and v['server_rss_kib'] / 1024, '.1f')} MiB "
+                         f"= {f(row['v5_rss_ratio'], '.2f')}x, delivered {f(v['delivered_share'] and 100 * v['delivered_share'], '.2f')}%, "
+                         f"CPU % per run {runs(v['cpu_runs'])}")
         if "base" in row:
             b = row["base"]
             lines.append(f"  {'':>7} baseline build: CPU {f(b['server_cpu_pct'], '.1f')} % = {f(row['base_cpu_ratio'], '.2f')}x ws, "
