@@ -3,12 +3,19 @@
 # compiler cache, `make test` with its stage times, and with --with-run `make run` to a healthy server
 # from a second fresh clone. "Cold": CCACHE_RECACHE, which never reads the cache (every file is
 # compiled, as with CCACHE_DISABLE) but stores what it compiles, so the next CI run is warm.
-# Usage: scripts/measure-build.sh [--with-run] [WORK_DIR]   (default: a new folder under /tmp)
+# --run-only skips `make test` and measures `make run` alone, then a contributor's day: one file
+# of src/server/ changed (a line appended, so the cache cannot serve it), the release tree rebuilt
+# and that file's test binary run, with the cache warm.
+# Usage: scripts/measure-build.sh [--with-run | --run-only] [WORK_DIR]   (default: a new folder under /tmp)
 # Packages already installed stay installed: the "install" stage then only checks. Prints a table.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 with_run=""
+run_only=""
+ONE_FILE=${ONE_FILE:-src/server/outbox.cpp}                    # the file a contributor changes
+ONE_FILE_TESTS=${ONE_FILE_TESTS:-tests/server/server_tests}   # its tests, under build/release
 if [ "${1:-}" = --with-run ]; then with_run=yes; shift; fi
+if [ "${1:-}" = --run-only ]; then with_run=yes; run_only=yes; shift; fi
 work=${1:-$(mktemp -d /tmp/hschool-measure.XXXXXX)}
 mkdir -p "$work"
 clone="$work/clone"
@@ -16,6 +23,8 @@ rm -rf "$clone"
 git clone -q "$root" "$clone"
 export CCACHE_RECACHE=1
 log="$work/make-test.log"
+test_seconds=skipped
+if [ -n "$run_only" ]; then :; else
 echo "measure: fresh clone at $clone, cold compiler cache; make test → $log"
 start=$(date +%s)
 if ! (cd "$clone" && make test > "$log" 2>&1); then
@@ -26,6 +35,7 @@ fi
 test_seconds=$(( $(date +%s) - start ))
 echo "measure: make test passed in ${test_seconds} s"
 sed -n '/^== stage times/,/^all /p' "$log"
+fi
 
 if [ -z "$with_run" ]; then
   printf '\n| stage | seconds |\n| --- | --- |\n'
@@ -53,5 +63,18 @@ wait "$runner" 2>/dev/null || true
 if [ -z "$healthy" ]; then echo "measure: make run never became healthy; see $work/make-run.log"; exit 1; fi
 echo "measure: make run healthy after ${run_seconds} s"
 printf '\n| stage | seconds |\n| --- | --- |\n'
-sed -n '/^== stage times/,/^all /p' "$log" | grep -v '^==' | awk '{ printf "| %s | %s |\n", $1, $2 }'
+[ -f "$log" ] && sed -n '/^== stage times/,/^all /p' "$log" | grep -v '^==' | awk '{ printf "| %s | %s |\n", $1, $2 }'
 printf '| make test, whole | %s |\n| make run to /health | %s |\n' "$test_seconds" "$run_seconds"
+[ -z "$run_only" ] && exit 0
+
+# A contributor's change: the cache is warm now (this clone's files are in it), one file differs.
+unset CCACHE_RECACHE
+(cd "$clone" && cmake --build build/release -j"$(nproc)" > "$work/whole-tree.log" 2>&1)  # the whole tree first, untimed
+echo "// measure-build.sh: a one-file change" >> "$clone/$ONE_FILE"
+start=$(date +%s)
+(cd "$clone" && cmake --build build/release -j"$(nproc)" > "$work/one-file.log" 2>&1)
+rebuild_seconds=$(( $(date +%s) - start ))
+start=$(date +%s)
+(cd "$clone" && "build/release/$ONE_FILE_TESTS" > "$work/one-file-tests.log" 2>&1)
+tests_seconds=$(( $(date +%s) - start ))
+printf '| %s changed: release tree rebuilt | %s |\n| then %s run | %s |\n' "$ONE_FILE" "$rebuild_seconds" "$ONE_FILE_TESTS" "$tests_seconds"
