@@ -408,18 +408,15 @@ def peer_table(peer):
         runs = lambda xs: "/".join(f"{x:.1f}" if x is not None else "-" for x in xs)
         lines.append(f"  {'':>7} CPU % per run: ours {runs(o['cpu_runs'])}, ws {runs(w['cpu_runs'])}; "
                      f"machine load average at each start: ours {runs(o['loadavg_runs'])}, ws {runs(w['loadavg_runs'])}")
+        def beside_ws(label, r, cpu_ratio, rss_ratio, per_frame=""):
+            return (f"  {'':>7} {label}: CPU {f(r['server_cpu_pct'], '.1f')} % = {f(cpu_ratio, '.2f')}x ws, "
+                    f"RSS {f(r['server_rss_kib'] and r['server_rss_kib'] / 1024, '.1f')} MiB = {f(rss_ratio, '.2f')}x, {per_frame}"
+                    f"delivered {f(r['delivered_share'] and 100 * r['delivered_share'], '.2f')}%, CPU % per run {runs(r['cpu_runs'])}")
         if "v5" in row:
-            v = row["v5"]
-            lines.append(f"  {'':>7} ours with v5 clients (the peer speaks v1 only): CPU {f(v['server_cpu_pct'], '.1f')} % = "
-                         f"{f(row['v5_cpu_ratio'], '.2f')}x ws, RSS {f(v['server_rss_kib'] and v['server_rss_kib'] / 1024, '.1f')} MiB "
-                         f"= {f(row['v5_rss_ratio'], '.2f')}x, delivered {f(v['delivered_share'] and 100 * v['delivered_share'], '.2f')}%, "
-                         f"CPU % per run {runs(v['cpu_runs'])}")
+            lines.append(beside_ws("ours with v5 clients (the peer speaks v1 only)", row["v5"], row["v5_cpu_ratio"], row["v5_rss_ratio"]))
         if "base" in row:
-            b = row["base"]
-            lines.append(f"  {'':>7} baseline build: CPU {f(b['server_cpu_pct'], '.1f')} % = {f(row['base_cpu_ratio'], '.2f')}x ws, "
-                         f"RSS {f(b['server_rss_kib'] and b['server_rss_kib'] / 1024, '.1f')} MiB = {f(row['base_rss_ratio'], '.2f')}x, "
-                         f"us/frame {f(row['base_cpu_per_frame_ratio'], '.2f')}x, delivered "
-                         f"{f(b['delivered_share'] and 100 * b['delivered_share'], '.2f')}%, CPU % per run {runs(b['cpu_runs'])}")
+            lines.append(beside_ws("baseline build", row["base"], row["base_cpu_ratio"], row["base_rss_ratio"],
+                                   f"us/frame {f(row['base_cpu_per_frame_ratio'], '.2f')}x, "))
     return "\n".join(lines)
 
 

@@ -15,44 +15,45 @@ namespace hschool::protocol {
 using Bytes = std::vector<std::uint8_t>;
 using ByteView = std::span<const std::uint8_t>;
 
-class ByteWriter {
+// The little-endian fields both writers offer; Writer supplies put(value, width).
+template <class Writer>
+class LittleEndianFields {
 public:
-    explicit ByteWriter(Bytes& out) : out_(out) {}
-
-    void u8(std::uint8_t v) { out_.push_back(v); }
-    void u16(std::uint16_t v) { put(v, 2); }
-    void u24(std::uint32_t v) { put(v, 3); }
-    void u32(std::uint32_t v) { put(v, 4); }
-    void u64(std::uint64_t v) { put(v, 8); }
+    void u8(std::uint8_t v) { writer().put(v, 1); }
+    void u16(std::uint16_t v) { writer().put(v, 2); }
+    void u24(std::uint32_t v) { writer().put(v, 3); }
+    void u32(std::uint32_t v) { writer().put(v, 4); }
+    void u64(std::uint64_t v) { writer().put(v, 8); }
     void i8(std::int8_t v) { u8(static_cast<std::uint8_t>(v)); }
     void i32(std::int32_t v) { u32(static_cast<std::uint32_t>(v)); }
     void i64(std::int64_t v) { u64(static_cast<std::uint64_t>(v)); }
     void f32(float v) { u32(std::bit_cast<std::uint32_t>(v)); }
+
+private:
+    Writer& writer() { return static_cast<Writer&>(*this); }
+};
+
+// Appends field by field.
+class ByteWriter : public LittleEndianFields<ByteWriter> {
+public:
+    explicit ByteWriter(Bytes& out) : out_(out) {}
     void raw(std::string_view s) { out_.insert(out_.end(), s.begin(), s.end()); }
 
 private:
+    friend class LittleEndianFields<ByteWriter>;
     void put(std::uint64_t v, int width) {
         for (int i = 0; i < width; ++i) out_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
     }
     Bytes& out_;
 };
 
-// ByteWriter's interface over room made once for a size known in advance: a pointer store per
-// field instead of a vector push_back per byte (v5 encodes a Frame per client per tick). Grows if
-// the size was short; finish() trims the room to what was written.
-class RoomWriter {
+// The same fields into room made once for a size known in advance: a pointer store per field
+// instead of a vector push_back per byte (v5 encodes a Frame per client per tick). Grows if the
+// size was short; finish() trims the room to what was written.
+class RoomWriter : public LittleEndianFields<RoomWriter> {
 public:
     RoomWriter(Bytes& out, std::size_t expected) : out_(out), at_(out.size()) { out_.resize(at_ + expected); }
 
-    void u8(std::uint8_t v) { put(v, 1); }
-    void u16(std::uint16_t v) { put(v, 2); }
-    void u24(std::uint32_t v) { put(v, 3); }
-    void u32(std::uint32_t v) { put(v, 4); }
-    void u64(std::uint64_t v) { put(v, 8); }
-    void i8(std::int8_t v) { u8(static_cast<std::uint8_t>(v)); }
-    void i32(std::int32_t v) { u32(static_cast<std::uint32_t>(v)); }
-    void i64(std::int64_t v) { u64(static_cast<std::uint64_t>(v)); }
-    void f32(float v) { u32(std::bit_cast<std::uint32_t>(v)); }
     void raw(std::string_view s) { raw(ByteView(reinterpret_cast<const std::uint8_t*>(s.data()), s.size())); }
     void raw(ByteView s) {
         room(s.size());
@@ -62,6 +63,7 @@ public:
     void finish() { out_.resize(at_); }
 
 private:
+    friend class LittleEndianFields<RoomWriter>;
     void room(std::size_t n) {
         if (out_.size() - at_ < n) out_.resize(std::max(2 * out_.size(), at_ + n));
     }
