@@ -1,7 +1,6 @@
 #include "sim/arena/v5/tick_artifacts.hpp"
 
 #include <algorithm>
-#include <bit>
 
 #include "protocol/v5.hpp"
 #include "sim/arena/v5/delta_encoder.hpp"
@@ -110,37 +109,14 @@ TickArtifacts build_artifacts(std::uint32_t tick, const ArenaSettings& settings,
 }
 
 void TickArtifacts::visible_in(const Window& window, std::vector<Visible>& out) const {
-    // Slot order without a comparison sort: each cell's run goes to a slot-indexed scratch row and a
-    // bitmap marks the slots present; walking the bitmap's words in order reads them back sorted.
-    // O(window + slots / 64), where a sort of ~300 entries per connection per tick cost a third of
-    // the encode.
-    thread_local std::vector<Visible> by_slot;
-    thread_local std::vector<std::uint64_t> present;
-    const std::size_t words = (self.size() + 63) / 64;
-    if (by_slot.size() < self.size()) by_slot.resize(self.size());
-    if (present.size() < words) present.resize(words, 0);
-    std::size_t count = 0;
+    out.clear();
     for (int row = window.row0; row < window.row1; ++row) {
         const std::size_t first = static_cast<std::size_t>(row) * grid.cols;
-        const std::uint32_t begin = cell_start[first + static_cast<std::size_t>(window.col0)];
-        const std::uint32_t end = cell_start[first + static_cast<std::size_t>(window.col1)];
-        for (std::uint32_t i = begin; i < end; ++i) {
-            const Visible& v = by_cell[i];
-            by_slot[v.slot] = v;
-            present[v.slot >> 6] |= std::uint64_t{1} << (v.slot & 63);
-        }
-        count += end - begin;
+        const auto begin = by_cell.begin() + cell_start[first + static_cast<std::size_t>(window.col0)];
+        const auto end = by_cell.begin() + cell_start[first + static_cast<std::size_t>(window.col1)];
+        out.insert(out.end(), begin, end);
     }
-    out.resize(count);
-    std::size_t n = 0;
-    for (std::size_t w = 0; w < words && n < count; ++w) {
-        std::uint64_t bits = present[w];
-        present[w] = 0;
-        while (bits != 0) {
-            out[n++] = by_slot[w * 64 + static_cast<std::size_t>(std::countr_zero(bits))];
-            bits &= bits - 1;
-        }
-    }
+    std::sort(out.begin(), out.end(), [](const Visible& a, const Visible& b) { return a.slot < b.slot; });
 }
 
 }  // namespace hschool::sim::arena::v5

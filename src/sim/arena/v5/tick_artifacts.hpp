@@ -85,7 +85,8 @@ struct TickArtifacts {
     std::vector<std::uint32_t> at_of_slot;  // by slot: the player's index in by_cell (when self[slot].present)
     TickDeltas deltas;                      // against `previous` when build_artifacts was given one
 
-    // The players in a window, in slot order (what a replica must hold), into out.
+    // The players in a window, in slot order (what a replica must hold), into out. For tests and
+    // tools: the encoder walks the cells itself.
     void visible_in(const Window& window, std::vector<Visible>& out) const;
     const Visible& visible_of(std::uint16_t slot) const { return by_cell[at_of_slot[slot]]; }
 };
