@@ -100,3 +100,74 @@ TEST(V5Interest, TheFarGridSaturates) {
 
 }  // namespace
 }  // namespace hschool::sim::arena::v5
+
+namespace hschool::sim::arena::v5 {
+namespace {
+
+// Default field: 100-unit cells, 16 columns; quantum 1/8 unit. Cell of (x, y) = (y/100)*16 + x/100.
+TEST(V5Deltas, ListStayersArrivalsAndDeparturesCellByCell) {
+    const ArenaSettings settings;
+    const TickArtifacts before = build_artifacts(10, settings, {
+        {0, 100, 150, 150, 0xAA, 0, 0, 0},  // cell 17: moves within it
+        {1, 101, 190, 150, 0xAA, 0, 0, 0},  // cell 17: crosses into cell 18
+        {2, 102, 450, 450, 0xAA, 0, 0, 0},  // cell 68: leaves the world
+        {3, 103, 650, 650, 0xAA, 0, 0, 0},  // cell 102: its slot goes to a new player
+        {4, 104, 850, 150, 0xAA, 0, 0, 0},  // cell 24: stands still
+    });
+    const TickArtifacts t = build_artifacts(11, settings, {
+        {0, 100, 151, 150, 0xAA, 0, 0, 0},
+        {1, 101, 205, 150, 0xAA, 0, 0, 0},
+        {3, 105, 650, 650, 0xBB, 0, 0, 0},
+        {4, 104, 850, 150, 0xAA, 0, 0, 0},
+        {5, 106, 50, 50, 0xCC, 0, 0, 0},    // cell 0: joins
+    }, &before);
+    const TickDeltas& d = t.deltas;
+    ASSERT_TRUE(d.present);
+    EXPECT_EQ(d.previous_tick, 10u);
+    EXPECT_EQ(d.previous_cell[0], 17);
+    EXPECT_EQ(d.previous_cell[1], 17);
+    EXPECT_EQ(d.previous_cell[3], kNoCell) << "a new id in a reused slot is not the same player";
+    EXPECT_EQ(d.previous_cell[5], kNoCell);
+
+    // Cell 17 keeps one stayer that moved 8 quanta: one record; cell 24's stayer did not move: none.
+    EXPECT_EQ(d.stay_count[17], 1);
+    EXPECT_EQ(d.stay_start[18] - d.stay_start[17], 3u) << "form 1 (dx only): head + i8";
+    EXPECT_EQ(d.stay_count[24], 0);
+    EXPECT_EQ(d.stay_start[25], d.stay_start[24]);
+
+    auto arrivals_in = [&](std::size_t cell) {
+        return std::vector<Arrival>(d.arrivals.begin() + d.arrival_start[cell], d.arrivals.begin() + d.arrival_start[cell + 1]);
+    };
+    ASSERT_EQ(arrivals_in(18).size(), 1u);
+    EXPECT_EQ(arrivals_in(18)[0].slot, 1);
+    EXPECT_EQ(arrivals_in(18)[0].from_cell, 17);
+    EXPECT_EQ(arrivals_in(18)[0].record_bytes, 3u) << "moved 15 units = 120 quanta along x";
+    ASSERT_EQ(arrivals_in(0).size(), 1u);
+    EXPECT_EQ(arrivals_in(0)[0].from_cell, kNoCell);
+    EXPECT_EQ(arrivals_in(0)[0].record_bytes, 0u) << "a join has no record: it enters";
+    ASSERT_EQ(arrivals_in(102).size(), 1u);
+    EXPECT_EQ(arrivals_in(102)[0].from_cell, kNoCell);
+
+    auto departures_from = [&](std::size_t cell) {
+        return std::vector<Departure>(d.departures.begin() + d.departure_start[cell], d.departures.begin() + d.departure_start[cell + 1]);
+    };
+    ASSERT_EQ(departures_from(17).size(), 1u);
+    EXPECT_EQ(departures_from(17)[0].slot, 1);
+    EXPECT_EQ(departures_from(17)[0].to_cell, 18);
+    ASSERT_EQ(departures_from(68).size(), 1u);
+    EXPECT_EQ(departures_from(68)[0].to_cell, kNoCell) << "left the world";
+    ASSERT_EQ(departures_from(102).size(), 1u);
+    EXPECT_EQ(departures_from(102)[0].to_cell, kNoCell) << "its slot went to a new id";
+    EXPECT_EQ(d.departures.size(), 3u);
+}
+
+TEST(V5Deltas, NoneAgainstAnotherFieldOrWithoutAPreviousTick) {
+    ArenaSettings wide;
+    wide.width = 3200;
+    const TickArtifacts before = build_artifacts(1, wide, {{0, 1, 10, 10, 0, 0, 0, 0}});
+    EXPECT_FALSE(build_artifacts(2, ArenaSettings{}, {{0, 1, 10, 10, 0, 0, 0, 0}}, &before).deltas.present);
+    EXPECT_FALSE(build_artifacts(2, ArenaSettings{}, {{0, 1, 10, 10, 0, 0, 0, 0}}).deltas.present);
+}
+
+}  // namespace
+}  // namespace hschool::sim::arena::v5
