@@ -182,6 +182,7 @@ void ArenaService::broadcast_v5() {
                 // Two Frames still unwritten: skip, and the next Frame coalesces (never drop a delta).
                 if (target.outbox->queued_deltas() >= kV5QueuedFrames) {
                     ++skipped;
+                    target.encoder->skip(artifacts->tick);
                     continue;
                 }
                 target.outbox->push_delta(

@@ -80,6 +80,32 @@ TEST(V5Replica, RefusesStreamsThatBreakTheSessionRules) {
     EXPECT_EQ(r.tick(), 7u);
 }
 
+TEST(V5Delta, AConnectionSkippedPastTheKeyframeAgeLetsGoOfItsBaseAndKeepsTheChain) {
+    const ArenaSettings settings;
+    auto at = [&](std::uint32_t tick) {
+        return std::make_shared<const TickArtifacts>(build_artifacts(tick, settings, {{0, 1, 100, 100, 0xAA, 0, 0, 0}}));
+    };
+    DeltaEncoder encoder;
+    Replica replica;
+    std::weak_ptr<const TickArtifacts> first;
+    {
+        const auto t = at(1);
+        first = t;
+        ASSERT_EQ(replica.apply(encoder.next(t, 0)), std::nullopt);
+    }
+    for (std::uint32_t tick = 2; tick <= 1 + kKeyframeAfterTicks; ++tick) encoder.skip(tick);
+    EXPECT_TRUE(encoder.holds_base()) << "a base still young enough to delta from is kept";
+    EXPECT_FALSE(first.expired());
+    encoder.skip(2 + kKeyframeAfterTicks);
+    EXPECT_FALSE(encoder.holds_base());
+    EXPECT_TRUE(first.expired()) << "a connection that stays behind pins no artefacts";
+    const p5::Frame frame = encoder.next(at(3 + kKeyframeAfterTicks), 0);
+    EXPECT_TRUE(frame.flags & p5::frame_flags::kKeyframe);
+    EXPECT_EQ(frame.base_tick, 1u) << "a keyframe still names the Frame before it";
+    EXPECT_EQ(replica.apply(frame), std::nullopt);
+    EXPECT_EQ(replica.size(), 1u);
+}
+
 // The property test's world: players join, leave (slots reused lowest-first) and press keys.
 struct Arena {
     ArenaWorld world;

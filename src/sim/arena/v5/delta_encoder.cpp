@@ -154,14 +154,14 @@ void DeltaEncoder::encode_next(const std::shared_ptr<const TickArtifacts>& now_a
                                protocol::Bytes& out) {
     const TickArtifacts& t = *now_artifacts;
     const SelfEcho self = self_slot < t.self.size() ? t.self[self_slot] : SelfEcho{};
-    const bool keyframe = !base_ || t.tick - base_->tick > kKeyframeAfterTicks;
-    const bool from_deltas = !keyframe && t.deltas.present && t.deltas.previous_tick == base_->tick;
+    const bool keyframe = !started_ || t.tick - base_tick_ > kKeyframeAfterTicks;  // base_ is held whenever this is false
+    const bool from_deltas = !keyframe && t.deltas.present && t.deltas.previous_tick == base_tick_;
     const Window now_window = window_around(self.present ? self.cell : 0, t.grid);
 
     Scratch& x = scratch;
     p5::Frame& frame = x.frame;
     frame.tick = t.tick;
-    frame.base_tick = base_ ? base_->tick : 0;
+    frame.base_tick = started_ ? base_tick_ : 0;
     frame.flags = keyframe ? p5::frame_flags::kKeyframe : 0;
     frame.ack_seq = self.ack_seq;
     frame.input_queue = self.input_queue;
@@ -192,6 +192,12 @@ void DeltaEncoder::encode_next(const std::shared_ptr<const TickArtifacts>& now_a
     p5::encode_into(frame, p5::EncodedUpdates{x.record_count, x.records}, out);
     window_ = now_window;
     base_ = now_artifacts;
+    base_tick_ = t.tick;
+    started_ = true;
+}
+
+void DeltaEncoder::skip(std::uint32_t tick) {
+    if (started_ && tick - base_tick_ > kKeyframeAfterTicks) base_.reset();  // the next Frame is a keyframe anyway
 }
 
 p5::Frame DeltaEncoder::next(const std::shared_ptr<const TickArtifacts>& t, std::uint16_t self_slot) {

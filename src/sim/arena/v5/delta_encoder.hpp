@@ -21,6 +21,11 @@ class DeltaEncoder {
 public:
     // Appends the Frame for t against the last one this encoder made (the first is a keyframe) to out.
     void encode_next(const std::shared_ptr<const TickArtifacts>& t, std::uint16_t self_slot, protocol::Bytes& out);
+    // The connection is skipped at this tick: lets go of a base too old to delta from, so a
+    // connection that stays behind pins no artefacts (at most kKeyframeAfterTicks + 1 stay alive).
+    void skip(std::uint32_t tick);
+    // Whether the encoder still holds the artefacts of its last Frame (tests).
+    bool holds_base() const { return base_ != nullptr; }
     // The same, decoded: for tests and tools.
     protocol::v5::Frame next(const std::shared_ptr<const TickArtifacts>& t, std::uint16_t self_slot);
     // The window the last Frame was built for (tests check the replica against it).
@@ -34,8 +39,9 @@ private:
 
     // The base is read from the tick's shared artefacts (hot in cache: every connection of the
     // thread reads them) rather than from a per-connection copy, which cost a cache miss per entry.
-    // At most kKeyframeAfterTicks + 1 artefacts stay alive for a connection's sake.
     std::shared_ptr<const TickArtifacts> base_;
+    std::uint32_t base_tick_ = 0;  // the last Frame's tick, kept when base_ is let go
+    bool started_ = false;
     Window window_;
     std::uint32_t last_far_tick_ = 0;
     std::uint64_t frames_from_deltas_ = 0;
