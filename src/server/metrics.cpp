@@ -7,6 +7,11 @@
 #include <prometheus/text_serializer.h>
 
 #include <array>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace hschool::server {
 namespace {
@@ -35,6 +40,27 @@ std::size_t slot(WireVersion v) {
 
 constexpr std::size_t kVersions = 5;
 
+// A family's counters for the label values known up front, found without the family's lock (which
+// also builds a label map per call): matches and low-priority replay threads count every frame, and
+// a replay thread preempted while holding that lock stalled the matches behind it.
+class KnownLabels {
+public:
+    KnownLabels(prometheus::Family<prometheus::Counter>& family, const char* name, std::initializer_list<const char*> values)
+        : family_(family), name_(name) {
+        for (const char* v : values) known_.emplace_back(v, &family.Add({{name, v}}));
+    }
+    prometheus::Counter& operator[](const char* value) const {
+        for (const auto& [v, counter] : known_)
+            if (std::strcmp(v, value) == 0) return *counter;
+        return family_.Add({{name_, value}});  // an unexpected value still counts, the slow way
+    }
+
+private:
+    prometheus::Family<prometheus::Counter>& family_;
+    std::string name_;
+    std::vector<std::pair<const char*, prometheus::Counter*>> known_;
+};
+
 }  // namespace
 
 struct Metrics::Families {
@@ -51,9 +77,10 @@ struct Metrics::Families {
     prometheus::Family<prometheus::Gauge>* hns_matches = nullptr;
     prometheus::Family<prometheus::Gauge>* hns_seats = nullptr;
     prometheus::Counter* hns_ticks = nullptr;
-    prometheus::Family<prometheus::Counter>* hns_frame_bytes = nullptr;
-    prometheus::Family<prometheus::Counter>* hns_spectator_encodes = nullptr;
-    prometheus::Family<prometheus::Counter>* hns_viewer_resyncs = nullptr;
+    std::optional<KnownLabels> hns_frame_bytes;
+    prometheus::Counter* hns_spectator_deltas = nullptr;
+    prometheus::Counter* hns_spectator_keyframes = nullptr;
+    std::optional<KnownLabels> hns_viewer_resyncs;
     prometheus::Histogram* hns_decision_latency = nullptr;
     prometheus::Family<prometheus::Counter>* hns_fallbacks = nullptr;
     prometheus::Family<prometheus::Counter>* hns_refused = nullptr;
@@ -109,12 +136,13 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
     f_->hns_seats = &BuildGauge().Name("hschool_hns_seats").Help("Seated hide-and-seek seats by policy kind").Register(*registry_);
     for (const char* kind : {"scripted", "external", "prompt", "manual"}) f_->hns_seats->Add({{"kind", kind}});
     f_->hns_ticks = &BuildCounter().Name("hschool_hns_ticks_total").Help("Hide-and-seek sim ticks stepped, all matches").Register(*registry_).Add({});
-    f_->hns_frame_bytes = &BuildCounter().Name("hschool_hns_frame_bytes_total").Help("Hide-and-seek frame bytes sent, by stream").Register(*registry_);
-    for (const char* stream : {"player", "global", "reward", "replay"}) f_->hns_frame_bytes->Add({{"stream", stream}});
-    f_->hns_spectator_encodes = &BuildCounter().Name("hschool_hns_spectator_encodes_total").Help("Spectator frames encoded, all matches: shared diffs and keyframes").Register(*registry_);
-    for (const char* kind : {"delta", "keyframe"}) f_->hns_spectator_encodes->Add({{"kind", kind}});
-    f_->hns_viewer_resyncs = &BuildCounter().Name("hschool_hns_viewer_resyncs_total").Help("Viewers that fell behind: backlog dropped, keyframe once drained").Register(*registry_);
-    for (const char* stream : {"global", "replay"}) f_->hns_viewer_resyncs->Add({{"stream", stream}});
+    f_->hns_frame_bytes.emplace(BuildCounter().Name("hschool_hns_frame_bytes_total").Help("Hide-and-seek frame bytes sent, by stream").Register(*registry_),
+                                "stream", std::initializer_list<const char*>{"player", "global", "reward", "replay"});
+    auto& encodes = BuildCounter().Name("hschool_hns_spectator_encodes_total").Help("Spectator frames encoded, all matches: shared diffs and keyframes").Register(*registry_);
+    f_->hns_spectator_deltas = &encodes.Add({{"kind", "delta"}});
+    f_->hns_spectator_keyframes = &encodes.Add({{"kind", "keyframe"}});
+    f_->hns_viewer_resyncs.emplace(BuildCounter().Name("hschool_hns_viewer_resyncs_total").Help("Viewers that fell behind: backlog dropped, keyframe once drained").Register(*registry_),
+                                   "stream", std::initializer_list<const char*>{"global", "replay"});
     f_->hns_decision_latency = &BuildHistogram().Name("hschool_hns_decision_latency_seconds").Help("From a decision frame to the seat's counting reply (or the deadline)")
                                     .Register(*registry_)
                                     .Add({}, Histogram::BucketBoundaries{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16});
@@ -171,14 +199,14 @@ void Metrics::seat_kind(const char* from, const char* to) {
 }
 void Metrics::ticks(std::size_t count) { f_->hns_ticks->Increment(static_cast<double>(count)); }
 void Metrics::frame_bytes(const char* stream, std::size_t bytes) {
-    f_->hns_frame_bytes->Add({{"stream", stream}}).Increment(static_cast<double>(bytes));
+    (*f_->hns_frame_bytes)[stream].Increment(static_cast<double>(bytes));
 }
 void Metrics::spectator_encodes(std::size_t deltas, std::size_t keyframes) {
-    if (deltas) f_->hns_spectator_encodes->Add({{"kind", "delta"}}).Increment(static_cast<double>(deltas));
-    if (keyframes) f_->hns_spectator_encodes->Add({{"kind", "keyframe"}}).Increment(static_cast<double>(keyframes));
+    if (deltas) f_->hns_spectator_deltas->Increment(static_cast<double>(deltas));
+    if (keyframes) f_->hns_spectator_keyframes->Increment(static_cast<double>(keyframes));
 }
 void Metrics::viewer_resyncs(const char* stream, std::size_t count) {
-    f_->hns_viewer_resyncs->Add({{"stream", stream}}).Increment(static_cast<double>(count));
+    (*f_->hns_viewer_resyncs)[stream].Increment(static_cast<double>(count));
 }
 void Metrics::decision_latency(double seconds) { f_->hns_decision_latency->Observe(seconds); }
 void Metrics::fallback(const char* cause) { f_->hns_fallbacks->Add({{"cause", cause}}).Increment(); }

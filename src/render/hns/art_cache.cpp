@@ -30,11 +30,26 @@ Block compress(const Canvas& canvas) {
 // Draws and compresses outside the lock, one thread per key: 64 replay viewers jumping to the same
 // tick all miss the same 2x cone, and each drawing its own 7.4 MB canvas at once was most of the
 // server's RSS peak (issue 19). The others wait for the first and take its block.
+// Each thread's own view of the blocks it has used: a frame asks for dozens, and taking the
+// shared lock for each let a preempted low-priority replay thread holding it stall every match.
+struct ThreadBlocks {
+    std::unordered_map<std::string, Block> blocks;
+    void remember(const std::string& key, const Block& block) {
+        if (blocks.size() >= kMaxThreadCachedBlocks) blocks.clear();  // pointers only: the shared cache keeps the bytes
+        blocks.emplace(key, block);
+    }
+};
+thread_local ThreadBlocks t_blocks;
+
 Block cached(const std::string& key, const std::function<Canvas()>& draw) {
+    if (auto it = t_blocks.blocks.find(key); it != t_blocks.blocks.end()) return it->second;
     {
         std::unique_lock lock(g_mutex);
         g_built.wait(lock, [&] { return !g_building.contains(key); });
-        if (auto it = g_blocks.find(key); it != g_blocks.end()) return it->second;
+        if (auto it = g_blocks.find(key); it != g_blocks.end()) {
+            t_blocks.remember(key, it->second);
+            return it->second;
+        }
         g_building.insert(key);
     }
     Block block;
@@ -52,6 +67,7 @@ Block cached(const std::string& key, const std::function<Canvas()>& draw) {
     if (g_blocks.size() >= kMaxCachedBlocks || g_bytes + block->size() > kMaxCachedBytes) return block;
     auto [it, inserted] = g_blocks.emplace(key, std::move(block));
     if (inserted) g_bytes += it->second->size();
+    t_blocks.remember(key, it->second);  // only what the shared cache keeps: a thread holds no bytes of its own
     return it->second;
 }
 

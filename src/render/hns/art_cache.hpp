@@ -18,6 +18,8 @@ using Block = std::shared_ptr<const protocol::Bytes>;
 // past either bound, blocks are still built, just not kept.
 inline constexpr std::size_t kMaxCachedBlocks = 4096;
 inline constexpr std::size_t kMaxCachedBytes = 256u << 20;
+// Blocks a thread remembers without taking the shared lock (pointers into the shared cache).
+inline constexpr std::size_t kMaxThreadCachedBlocks = 1024;
 // Cone pixels are drawn for every this many brads of aim (64 directions): a cone's label carries the
 // exact aim (the contract), its pixels are decoration, and a 2× cone costs ~10 ms to draw.
 inline constexpr int kConeArtStepBrads = 4;
