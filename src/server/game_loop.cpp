@@ -5,6 +5,7 @@
 #include "server/limits.hpp"
 #include "server/metrics.hpp"
 #include "server/step_plan.hpp"
+#include "server/thread_role.hpp"
 #include "server/wake_batch.hpp"
 #include "server/world.hpp"
 
@@ -82,6 +83,7 @@ void GameLoop::step_all(int steps) {
 }
 
 void GameLoop::run() {
+    take_thread_role("loop", 0);
     using Clock = std::chrono::steady_clock;
     auto next = Clock::now() + period_;
     while (true) {

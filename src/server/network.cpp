@@ -7,18 +7,15 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/error.hpp>
-#include <sys/resource.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <future>
 #include <optional>
+#include <string>
 
 #include "server/fanout.hpp"
 #include "server/limits.hpp"
 #include "server/metrics.hpp"
 #include "server/network_thread.hpp"
+#include "server/thread_role.hpp"
 
 namespace hschool::server {
 
@@ -151,8 +148,7 @@ void Network::start() {
         NetworkThread* t = thread.get();
         t->thread = std::thread([t] {
             // Bulk writes yield to the loop thread, so a busy machine delays frames, not ticks.
-            if (setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kNetworkThreadNice) != 0)
-                spdlog::warn("event=network_thread_priority_unchanged error=\"{}\"", std::strerror(errno));
+            take_thread_role(("net-" + std::to_string(t->index)).c_str(), kNetworkThreadNice);
             t->ioc.run();
         });
     }

@@ -4,11 +4,8 @@
 
 #include <boost/json.hpp>
 
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <chrono>
 #include <random>
@@ -174,7 +171,7 @@ std::shared_ptr<LiveMatch> HnsHub::launch(const std::string& variant, sh::GameCo
         matches_[match->id()] = match;
         if (is_default) default_id_ = match->id();
     }
-    match->start();
+    match->start(launcher_);
     spdlog::info("event=hns_match_started id={} variant={} default={} bots={}", match->id(), variant, is_default, bots);
     return match;
 }
@@ -307,7 +304,7 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit(std::string_vie
             auto bytes = archive_->replay(id);
             if (!bytes) return Rejection{503, "replay could not be read\n"};
             if (!*bytes) return Rejection{404, "no finished match " + id + "\n"};
-            return open_replay_viewer(std::move(**bytes), metrics_, replay_viewers_);
+            return open_replay_viewer(std::move(**bytes), metrics_, replay_viewers_, replay_pool_);
         };
         return std::shared_ptr<PeerSink>(std::make_shared<DeferredReplaySink>(
             std::move(open), [this](std::function<void()> job) { return submit(std::move(job)); }, std::move(slot)));
@@ -337,7 +334,7 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit_loaded_replay(c
     if (auto refused = refusal_of(replay_limiter_.try_admit(address, slot), kReplayViewers, metrics_)) return *refused;
     // The copy (up to 64 MiB) and the parse happen on the worker; viewers of it share one parse.
     auto open = [this, bytes = options_.replay_bytes]() -> std::variant<Rejection, std::shared_ptr<PeerSink>> {
-        return open_replay_viewer(*bytes, metrics_, replay_viewers_);
+        return open_replay_viewer(*bytes, metrics_, replay_viewers_, replay_pool_);
     };
     return std::shared_ptr<PeerSink>(std::make_shared<DeferredReplaySink>(
         std::move(open), [this](std::function<void()> job) { return submit(std::move(job)); }, std::move(slot)));
@@ -428,8 +425,7 @@ bool HnsHub::submit(std::function<void()> job) {
 
 void HnsHub::work() {
     // Building a big room's sim is background work: it yields to the network threads and the loop.
-    if (setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), kWorkerNice) != 0)
-        spdlog::warn("event=hns_worker_priority_unchanged error=\"{}\"", std::strerror(errno));
+    take_thread_role("hns-worker", kWorkerNice);
     std::unique_lock lock(mutex_);
     for (;;) {
         wake_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
@@ -575,6 +571,7 @@ void HnsHub::on_player_failure(const std::string& id, int slot, const std::strin
 }
 
 void HnsHub::supervise() {
+    take_thread_role("hns-supervisor", 0);
     std::unique_lock lock(mutex_);
     for (;;) {
         wake_.wait(lock, [&] { return stopping_ || !finished_.empty() || !deleted_.empty(); });

@@ -19,7 +19,9 @@
 
 #include "server/hns/live_match.hpp"
 #include "server/hns/match_request.hpp"
+#include "server/hns/replay_pool.hpp"
 #include "server/connection_limiter.hpp"
+#include "server/thread_role.hpp"
 #include "server/hns/permission.hpp"
 
 namespace hschool::store {
@@ -38,7 +40,7 @@ inline constexpr std::size_t kDefaultMaxViewersPerMatch = 256;      // /global, 
 inline constexpr std::size_t kDefaultMaxViewersPerAddressPerMatch = 16;
 inline constexpr std::size_t kMaxPendingHubJobs = 128;  // creates and /replay loads waiting for the hub's worker (503/1013 past it)
 inline constexpr int kBudgetRetryAfterSeconds = 5;
-inline constexpr int kWorkerNice = 10;  // the hub's worker yields to the network threads (nice 5) and the loop
+inline constexpr int kWorkerNice = 10;  // the hub's worker yields to the matches, the network threads and the loop
 
 struct HubOptions {
     std::size_t max_matches = kDefaultMaxMatches;
@@ -131,6 +133,7 @@ private:
     void supervise();
 
     HubOptions options_;
+    ThreadLauncher launcher_;  // matches' threads, at the hub's creator's priority whoever asks (outlives them)
     store::HnsArchive* archive_;
     HnsMetrics& metrics_;
     FinishedHook finished_hook_;
@@ -149,6 +152,7 @@ private:
     std::thread supervisor_;
     std::shared_ptr<std::atomic<int>> replay_viewers_ = std::make_shared<std::atomic<int>>(0);
     ConnectionLimiter replay_limiter_;  // /replay sockets in all and per address
+    ReplayPool replay_pool_{ReplayPool::one_per_core()};  // draws every /replay viewer's frames
 };
 
 }  // namespace hschool::server::hns

@@ -32,6 +32,7 @@ inline constexpr std::size_t kSpectatorBacklogBytes = 4 * 1024 * 1024;
 // above a keyframe.
 inline constexpr std::size_t kReplayBacklogBytes = 2 * 1024 * 1024;
 inline constexpr std::size_t kMaxQueuedReplayKeys = 64;  // key texts one /replay viewer may have waiting; more → 1008
+inline constexpr int kMatchNice = 0;                      // live matches: as the loop, before the network threads' bulk
 inline constexpr int kReplayViewerNice = 10;             // replay threads yield to matches and the network threads
 inline constexpr int kMaxReplaySeekTicksPerFrame = 256;  // a long seek is spread over frames, so the thread still sleeps
 

@@ -3,6 +3,8 @@
 // time, or less in fast mode when every seated socket is ready. Seats and turns: live_seats.cpp.
 #include "server/hns/live_match.hpp"
 
+#include "server/thread_role.hpp"
+
 #include <algorithm>
 #include <atomic>
 
@@ -158,8 +160,8 @@ bool LiveMatch::prepare(std::string& error) {
     return true;
 }
 
-void LiveMatch::start() {
-    thread_ = std::thread([this] { run(); });
+void LiveMatch::start(ThreadLauncher& launcher) {
+    thread_ = launcher.launch([this] { run(); });
 }
 
 void LiveMatch::stop() {
@@ -301,6 +303,7 @@ void LiveMatch::request_stop() {
 // ---- the loop ----
 
 void LiveMatch::run() {
+    take_thread_role(("hns-" + setup_.id).c_str(), kMatchNice);
     MatchRuntime& rt = *rt_;
     rt.loop_start = SteadyClock::now();
     auto last_return = rt.loop_start;

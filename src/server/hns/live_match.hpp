@@ -29,6 +29,10 @@
 #include "server/hns/query.hpp"
 #include "sim/hns/config.hpp"
 
+namespace hschool::server {
+class ThreadLauncher;
+}
+
 namespace hschool::server::hns {
 
 enum class Endpoint { Player, Global, Reward };
@@ -77,7 +81,8 @@ public:
 
     // Builds the sim; false (with the reason) when the config cannot make one.
     bool prepare(std::string& error);
-    void start();
+    // Its thread comes from `launcher`, so it runs before replay viewers whoever created the match.
+    void start(ThreadLauncher& launcher);
     // Ends the match now without archiving it; sockets get 1001. Not from the match's own thread.
     void stop();
     // Asks the match to end (as stop) and returns at once; stop() later joins its thread.

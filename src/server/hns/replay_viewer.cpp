@@ -3,14 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
-#include <condition_variable>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <vector>
-
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include "protocol/sprite_v1.hpp"
 #include "render/hns/chrome.hpp"
@@ -19,6 +14,7 @@
 #include "server/hns/pacing.hpp"
 #include "server/hns/spectator_feed.hpp"
 #include "server/hns/replay_library.hpp"
+#include "server/hns/replay_pool.hpp"
 
 namespace hschool::server::hns {
 
@@ -28,24 +24,22 @@ using SteadyClock = std::chrono::steady_clock;
 
 namespace {
 
-class ReplayViewer final : public PeerSink, public std::enable_shared_from_this<ReplayViewer> {
+class ReplayViewer final : public PeerSink, public ReplayPool::Job, public std::enable_shared_from_this<ReplayViewer> {
 public:
-    ReplayViewer(std::shared_ptr<const WatchedReplay> replay, HnsMetrics& metrics, std::shared_ptr<std::atomic<int>> viewers)
-        : replay_(std::move(replay)), metrics_(metrics), viewers_(std::move(viewers)), seeker_(replay_->keyframes) {
+    ReplayViewer(std::shared_ptr<const WatchedReplay> replay, HnsMetrics& metrics, std::shared_ptr<std::atomic<int>> viewers,
+                 ReplayPool& pool)
+        : replay_(std::move(replay)), metrics_(metrics), viewers_(std::move(viewers)), pool_(pool), seeker_(replay_->keyframes) {
         viewers_->fetch_add(1);
     }
-    ~ReplayViewer() override {
-        stop();
-        viewers_->fetch_sub(1);
-    }
+    ~ReplayViewer() override { viewers_->fetch_sub(1); }
 
     void attach(std::shared_ptr<Peer> peer) override {
-        std::lock_guard lock(mutex_);
-        peer_ = std::move(peer);
-        // The thread holds a weak reference: the socket's end (on_closed) stops it.
-        thread_ = std::thread([self = weak_from_this(), this] {
-            if (auto alive = self.lock()) run();
-        });
+        {
+            std::lock_guard lock(mutex_);
+            peer_ = std::move(peer);
+        }
+        // The pool holds a weak reference: the socket's end (on_closed) ends the frames.
+        pool_.add(std::weak_ptr<ReplayPool::Job>(shared_from_this()));
     }
 
     void on_message(protocol::ByteView message, bool text) override {
@@ -83,17 +77,9 @@ private:
     }
 
     void stop() {
-        std::thread thread;
-        {
-            std::lock_guard lock(mutex_);
-            stopping_ = true;
-            thread.swap(thread_);
-        }
-        wake_.notify_all();
-        if (thread.joinable()) {
-            if (thread.get_id() == std::this_thread::get_id()) thread.detach();
-            else thread.join();
-        }
+        std::lock_guard lock(mutex_);
+        stopping_ = true;
+        peer_.reset();
     }
 
     // One tick; false at the end or on a record the sim cannot apply.
@@ -146,75 +132,72 @@ private:
         return true;
     }
 
-    void run() {
-        // A replay is a luxury beside live matches: under load its thread waits, not theirs.
-        ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kReplayViewerNice);
-        const auto frame = std::chrono::microseconds(kFrameMicros);
-        auto next = SteadyClock::now();
-        Transport transport;
-        std::vector<std::string> keys;
-        for (;;) {
-            std::shared_ptr<Peer> peer;
-            {
-                std::unique_lock lock(mutex_);
-                wake_.wait_until(lock, next, [&] { return stopping_; });
-                if (stopping_) return;
-                keys.swap(keys_);
-                peer = peer_;
-                if (sprites_off_ && !stream_.sprites_off()) stream_.set_sprites_off(true);
-            }
-            const int final_tick = seeker_.final_tick();
-            for (const auto& k : keys) apply_transport_text(transport, k, seeker_.sim().tick_count(), final_tick);
-            keys.clear();
-            bool draw = true;
-            if (transport.seek_to >= 0) {
-                // A long seek takes several frames (nothing is drawn meanwhile); the keys that come
-                // in between move its target.
-                if (seek_some(transport.seek_to)) transport.seek_to = -1;
-                else draw = false;
-            } else if (transport.playing) {
-                const int speed = ticks_per_frame(transport.speed_index);
-                for (int i = 0; i < speed && advance(); ++i) {
-                }
-                if (seeker_.done()) {
-                    if (transport.loop) transport.seek_to = 0;
-                    else transport.playing = false;
-                }
-            }
-            if (draw && !send_frame(*peer, transport)) return;
-            // Behind the clock (a slow machine, a long frame): wait a whole frame from now, never
-            // run frames back to back to catch up.
-            const auto now = SteadyClock::now();
-            next += frame;
-            if (next < now) next = now + frame;
+    // One frame, on a pool thread: the keys since the last one, a step, a seek or nothing, the frame
+    // itself. The next is due a whole frame later; behind the clock (a slow machine, a long frame),
+    // a whole frame from now: frames never run back to back to catch up.
+    std::optional<ReplayPool::Clock::time_point> frame() override {
+        std::shared_ptr<Peer> peer;
+        {
+            std::lock_guard lock(mutex_);
+            if (stopping_ || !peer_) return std::nullopt;
+            keys_taken_.swap(keys_);
+            peer = peer_;
+            if (sprites_off_ && !stream_.sprites_off()) stream_.set_sprites_off(true);
         }
+        const int final_tick = seeker_.final_tick();
+        for (const auto& k : keys_taken_) apply_transport_text(transport_, k, seeker_.sim().tick_count(), final_tick);
+        keys_taken_.clear();
+        bool draw = true;
+        if (transport_.seek_to >= 0) {
+            // A long seek takes several frames (nothing is drawn meanwhile); the keys that come
+            // in between move its target.
+            if (seek_some(transport_.seek_to)) transport_.seek_to = -1;
+            else draw = false;
+        } else if (transport_.playing) {
+            const int speed = ticks_per_frame(transport_.speed_index);
+            for (int i = 0; i < speed && advance(); ++i) {
+            }
+            if (seeker_.done()) {
+                if (transport_.loop) transport_.seek_to = 0;
+                else transport_.playing = false;
+            }
+        }
+        if (draw && !send_frame(*peer, transport_)) return std::nullopt;
+        const auto frame = std::chrono::microseconds(kFrameMicros);
+        const auto now = SteadyClock::now();
+        next_ = next_ == SteadyClock::time_point{} ? now + frame : next_ + frame;
+        if (next_ < now) next_ = now + frame;
+        return next_;
     }
 
     std::shared_ptr<const WatchedReplay> replay_;  // the file and keyframes, shared with its other viewers
     HnsMetrics& metrics_;
     std::shared_ptr<std::atomic<int>> viewers_;
-    sh::ReplaySeeker seeker_;  // this viewer's cursor: the viewer thread only
+    ReplayPool& pool_;
+    // The pool thread drawing this viewer's frame only (one at a time):
+    sh::ReplaySeeker seeker_;  // this viewer's cursor
+    Transport transport_;
+    std::vector<std::string> keys_taken_;
+    SteadyClock::time_point next_{};  // when the next frame is due
     render::hns::Stream stream_;
     bool behind_ = false;  // backlog dropped: a keyframe once the socket drains
     std::optional<render::hns::ChromeMismatch> mismatch_;
 
     std::mutex mutex_;  // guards what the network thread touches
-    std::condition_variable wake_;
     std::shared_ptr<Peer> peer_;
     std::vector<std::string> keys_;
     bool sprites_off_ = false;
     bool stopping_ = false;
-    std::thread thread_;
 };
 
 }  // namespace
 
 std::variant<Rejection, std::shared_ptr<PeerSink>> open_replay_viewer(std::string replay_bytes, HnsMetrics& metrics,
-                                                                      std::shared_ptr<std::atomic<int>> viewers) {
+                                                                      std::shared_ptr<std::atomic<int>> viewers, ReplayPool& pool) {
     std::string error;
     auto replay = watch_replay(std::move(replay_bytes), error);
     if (!replay) return Rejection{422, error + "\n"};
-    return std::shared_ptr<PeerSink>(std::make_shared<ReplayViewer>(std::move(replay), metrics, std::move(viewers)));
+    return std::shared_ptr<PeerSink>(std::make_shared<ReplayViewer>(std::move(replay), metrics, std::move(viewers), pool));
 }
 
 }  // namespace hschool::server::hns

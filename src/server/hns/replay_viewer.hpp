@@ -1,8 +1,8 @@
 #pragma once
 // /replay?match=ID (spec §2.8, §4.5): a saved replay re-stepped on the server for one viewer,
 // verifying every hash as it goes, drawn as the global stream plus the chrome sprite 4090, driven
-// by the transport keys (play, pause, restart, step, seek "s:<tick>", speed). One thread per
-// viewer, ended when its socket closes.
+// by the transport keys (play, pause, restart, step, seek "s:<tick>", speed). Its frames are drawn
+// by the hub's ReplayPool until its socket closes.
 #include <atomic>
 #include <memory>
 #include <string>
@@ -11,13 +11,14 @@
 #include "server/hns/admission.hpp"
 #include "server/hns/hns_metrics.hpp"
 #include "server/hns/peer.hpp"
+#include "server/hns/replay_pool.hpp"
 #include "server/hns/transport.hpp"
 
 namespace hschool::server::hns {
 
-// Parses the replay now (a broken file is a 422 before the upgrade); the viewer's thread starts
+// Parses the replay now (a broken file is a 422 before the upgrade); its frames start on `pool`
 // when the socket attaches. `viewers` counts live viewers, for the hub's cap.
 std::variant<Rejection, std::shared_ptr<PeerSink>> open_replay_viewer(std::string replay_bytes, HnsMetrics& metrics,
-                                                                      std::shared_ptr<std::atomic<int>> viewers);
+                                                                      std::shared_ptr<std::atomic<int>> viewers, ReplayPool& pool);
 
 }  // namespace hschool::server::hns
