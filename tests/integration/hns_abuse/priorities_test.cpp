@@ -61,7 +61,12 @@ TEST(HnsPriorities, AMatchMadeOverRestRunsAtTheServersPriorityNotTheWorkers) {
     ASSERT_TRUE(server.started()) << server.output();
     const std::string id = create_bot_match(server.port(), "certification", R"({"huntTurns":40,"maxGames":1})");
     ASSERT_FALSE(id.empty());
-    const auto tasks = tasks_of(server.pid());
+    // The thread names itself as it starts: wait (bounded) until it has.
+    std::map<int, TaskInfo> tasks = tasks_of(server.pid());
+    for (const auto until = Clock::now() + 10s; count_named(tasks, "hns-" + id) == 0 && Clock::now() < until;) {
+        std::this_thread::sleep_for(10ms);
+        tasks = tasks_of(server.pid());
+    }
     ASSERT_TRUE(tasks.contains(server.pid()));
     const int base = tasks.at(server.pid()).nice;
     const TaskInfo* match = nullptr;
@@ -103,7 +108,7 @@ TEST(HnsPriorities, ReplayViewersShareAFewLowPriorityThreads) {
         }
         EXPECT_GE(frames, 3) << "viewer " << i;
     }
-    const auto tasks = tasks_of(server.pid());
+    const auto tasks = tasks_of(server.pid());  // the pool's threads have drawn frames: they are named
     EXPECT_EQ(count_named(tasks, "hns-replay"), cores) << "one pool thread per core, not one per viewer";
     for (const auto& [tid, t] : tasks)
         if (t.name == "hns-replay") {
