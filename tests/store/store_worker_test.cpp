@@ -14,7 +14,7 @@
 namespace hschool::store {
 namespace {
 
-constexpr auto kGenerousTimeout = std::chrono::seconds{30};
+constexpr auto kWorkerTimeout = std::chrono::seconds{30};
 
 // Holds the worker inside a job until released, so tests can fill the queue behind it.
 struct Gate {
@@ -46,7 +46,7 @@ TEST(StoreWorker, RunsJobsOneAtATimeInSubmissionOrderOnOneThread) {
                                            {}});
         ASSERT_EQ(queued, StoreWorker::Submitted::Queued);
     }
-    ASSERT_EQ(done.get_future().wait_for(kGenerousTimeout), std::future_status::ready);
+    ASSERT_EQ(done.get_future().wait_for(kWorkerTimeout), std::future_status::ready);
     const std::lock_guard lock(mutex);
     ASSERT_EQ(order.size(), static_cast<std::size_t>(kJobs));
     for (int i = 0; i < kJobs; ++i) EXPECT_EQ(order[static_cast<std::size_t>(i)], i);
@@ -61,7 +61,7 @@ TEST(StoreWorker, AFullQueueRefusesWithoutRunningOrCancelling) {
     StoreWorker worker(kBound);
     Gate gate;
     ASSERT_EQ(worker.submit(gate.job()), StoreWorker::Submitted::Queued);
-    ASSERT_EQ(gate.entered.get_future().wait_for(kGenerousTimeout), std::future_status::ready);  // running, not queued
+    ASSERT_EQ(gate.entered.get_future().wait_for(kWorkerTimeout), std::future_status::ready);  // running, not queued
 
     std::atomic<int> ran{0};
     for (std::size_t i = 0; i < kBound; ++i) {
@@ -74,12 +74,12 @@ TEST(StoreWorker, AFullQueueRefusesWithoutRunningOrCancelling) {
     gate.release.set_value();
     std::promise<void> drained;
     // Room again once the worker moves on: the bound is on waiting jobs, not a lifetime total.
-    const auto deadline = std::chrono::steady_clock::now() + kGenerousTimeout;
+    const auto deadline = std::chrono::steady_clock::now() + kWorkerTimeout;
     while (worker.submit({[&] { drained.set_value(); }, {}}) != StoreWorker::Submitted::Queued) {
         ASSERT_LT(std::chrono::steady_clock::now(), deadline);
         std::this_thread::yield();
     }
-    ASSERT_EQ(drained.get_future().wait_for(kGenerousTimeout), std::future_status::ready);
+    ASSERT_EQ(drained.get_future().wait_for(kWorkerTimeout), std::future_status::ready);
     EXPECT_EQ(ran.load(), static_cast<int>(kBound));
     EXPECT_FALSE(refused_touched);
 }
@@ -95,7 +95,7 @@ TEST(StoreWorker, StopFinishesTheRunningJobAndCancelsTheQueuedOnesInOrder) {
                              },
                              {}}),
               StoreWorker::Submitted::Queued);
-    ASSERT_EQ(gate.entered.get_future().wait_for(kGenerousTimeout), std::future_status::ready);
+    ASSERT_EQ(gate.entered.get_future().wait_for(kWorkerTimeout), std::future_status::ready);
 
     std::mutex mutex;
     std::vector<int> cancelled;

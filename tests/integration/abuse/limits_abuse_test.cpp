@@ -18,7 +18,7 @@ namespace v4 = protocol::v4;
 
 protocol::Bytes schools_hello() { return v4::encode(v4::Hello{v4::kVersion, 0}); }
 
-inline constexpr auto kSettle = 5s;  // a closed session leaves the gauge within this
+inline constexpr auto kGaugeSettle = 5s;  // a closed session leaves the gauge within this
 
 // Closes cleanly (close frame, wait for the echo) so the server finishes the session at once.
 void close_politely(RawWs& ws) {
@@ -55,7 +55,7 @@ TEST(LimitsAbuse, TheUpgradeBeyondMaxConnectionsGets503AndAFreedSlotIsReused) {
 
     close_politely(*open.front());
     open.erase(open.begin());
-    ASSERT_TRUE(eventually([&] { return open_connections(server.port()) == double(kMaxConnections - 1); }, kSettle));
+    ASSERT_TRUE(eventually([&] { return open_connections(server.port()) == double(kMaxConnections - 1); }, kGaugeSettle));
     auto again = join(server.port(), schools_hello());
     EXPECT_TRUE(again) << "the freed slot was not given to a new connection";
     // And the cap holds again once it is taken.
@@ -92,7 +92,7 @@ TEST(LimitsAbuse, TheUpgradeBeyondMaxConnectionsPerIpGets503WhileOtherAddressesA
 
     close_politely(*open.front());
     open.erase(open.begin());
-    ASSERT_TRUE(eventually([&] { return open_connections(server.port()) == double(kMaxPerIp - 1 + (other ? 1 : 0)); }, kSettle));
+    ASSERT_TRUE(eventually([&] { return open_connections(server.port()) == double(kMaxPerIp - 1 + (other ? 1 : 0)); }, kGaugeSettle));
     auto again = join(server.port(), schools_hello());
     EXPECT_TRUE(again) << "the freed per-IP slot was not given to a new connection";
 }

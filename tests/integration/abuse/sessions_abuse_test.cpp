@@ -248,11 +248,11 @@ TEST(SessionsAbuse, WebSocketConnectionsHaveTcpKeepaliveOn) {
 inline constexpr auto kWriteStall = 1000ms;
 inline constexpr auto kStallCloseSlack = 6s;  // filling the socket buffers, timers, a loaded machine
 inline constexpr int kStuckReceiveBuffer = 4096;
-inline constexpr double kMinDelivery = 0.99;
+inline constexpr double kGoodClientMinDelivery = 0.99;
 inline constexpr auto kAfterStall = 1s;  // the good client keeps counting after the drop
 // At least 200 frames: 99 % then tolerates two ticks the loop folded into one wake-up on a busy machine.
-inline constexpr std::size_t kDeliveryWindowFrames = 200;
-inline constexpr auto kDeliveryWindowDeadline = 15s;  // 200 frames at 20 Hz, and slack
+inline constexpr std::size_t kGoodClientWindowFrames = 200;
+inline constexpr auto kGoodClientWindowDeadline = 15s;  // 200 frames at 20 Hz, and slack
 inline constexpr auto kStuckDrainDeadline = 10s;
 
 TEST(SessionsAbuse, AClientThatNeverReadsIsClosedAfterTheWriteStallWhileOthersKeepEveryFrame) {
@@ -283,13 +283,13 @@ TEST(SessionsAbuse, AClientThatNeverReadsIsClosedAfterTheWriteStallWhileOthersKe
         << "the stall was not counted";
     // The good client counts on after the drop, to a window long enough for the 99 % bound to mean something.
     std::this_thread::sleep_for(kAfterStall);
-    EXPECT_TRUE(good.wait_for_snapshots(kDeliveryWindowFrames, kDeliveryWindowDeadline)) << "the good client stopped getting snapshots";
+    EXPECT_TRUE(good.wait_for_snapshots(kGoodClientWindowFrames, kGoodClientWindowDeadline)) << "the good client stopped getting snapshots";
     good.stop();
     std::cout << "[ stall    ] dropped " << dropped_after.count() << " ms after Hello; the good client got " << good.received() << "/"
               << good.expected() << " snapshots\n";
 
     EXPECT_FALSE(good.ended()) << "the good client was closed: " << describe(*good.ended());
-    EXPECT_GE(good.delivery(), kMinDelivery) << good.received() << " of " << good.expected() << " snapshots";
+    EXPECT_GE(good.delivery(), kGoodClientMinDelivery) << good.received() << " of " << good.expected() << " snapshots";
 
     if (dropped) {
         // What the kernel held is still readable; after it the connection must end (1008 or a plain drop).

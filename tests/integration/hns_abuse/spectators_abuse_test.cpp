@@ -16,7 +16,7 @@ constexpr auto kWatch = 3s;                 // how long the in-step spectators a
 constexpr auto kWriteStall = 4000ms;        // --write-stall-ms for the stall test
 constexpr auto kPause = 2000ms;             // the slow spectator's pause: well within the stall
 constexpr int kSmallReceiveBuffer = 64 * 1024;  // a pause fills the socket at once; reading is still quick
-constexpr std::size_t kMaxRssGrowth = 96u << 20;  // a few backlogs at most, not one per tick
+constexpr std::size_t kMaxSpectatorRssGrowth = 96u << 20;  // a few backlogs at most, not one per tick
 
 const std::string kDeltas = R"(hschool_hns_spectator_encodes_total{kind="delta"})";
 const std::string kResyncs = R"(hschool_hns_viewer_resyncs_total{stream="global"})";
@@ -83,7 +83,7 @@ TEST(HnsSpectatorsAbuse, ASlowSpectatorIsResyncedNotClosedAndOneThatNeverReadsGo
     read_all_for(readers, kPause);
     EXPECT_GE(counter(server.port(), kResyncs), resyncs + 1) << "nobody fell behind in " << kPause.count() << " ms";
     const auto rss_paused = rss_bytes(server.pid()).value_or(0);
-    EXPECT_LT(rss_paused, rss_before + kMaxRssGrowth) << rss_before << " → " << rss_paused;
+    EXPECT_LT(rss_paused, rss_before + kMaxSpectatorRssGrowth) << rss_before << " → " << rss_paused;
 
     // It reads again: what the kernel held (from the keyframe it got on joining), then a second
     // keyframe — the resync — then the shared diff.
