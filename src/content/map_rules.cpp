@@ -11,8 +11,8 @@ namespace hschool::content {
 
 namespace {
 
-std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
-std::string node_ref(const MapNode& node) { return "node " + quoted(node.id); }
+std::string in_quotes(std::string_view text) { return "'" + std::string(text) + "'"; }
+std::string node_ref(const MapNode& node) { return "node " + in_quotes(node.id); }
 
 std::optional<std::string> check_sizes(const SchoolMap& map) {
     if (map.nodes.size() > limits::kMaxMapNodes) {
@@ -46,8 +46,8 @@ std::optional<std::string> check_nodes(const SchoolMap& map, const Catalog& cata
         const MapNode& node = map.nodes[i];
         if (auto bad = check_node_text(node, i)) return bad;
         const Def* def = catalog.find(node.def);
-        if (def == nullptr) return node_ref(node) + ": unknown def " + quoted(node.def);
-        if (def->abstract) return node_ref(node) + ": def " + quoted(node.def) + " is abstract and cannot be placed";
+        if (def == nullptr) return node_ref(node) + ": unknown def " + in_quotes(node.def);
+        if (def->abstract) return node_ref(node) + ": def " + in_quotes(node.def) + " is abstract and cannot be placed";
         if (!kinds.emplace(node.id, def->kind).second) return node_ref(node) + ": the id is used by more than one node";
     }
     return std::nullopt;
@@ -78,9 +78,9 @@ std::optional<std::string> check_parents(const SchoolMap& map, const KindById& k
         const std::string kind_name(node_kind_name(kinds.at(node.id)));
         if (node.parent.empty()) return node_ref(node) + ": a " + kind_name + " needs a parent " + std::string(node_kind_name(*wanted));
         auto parent = kinds.find(node.parent);
-        if (parent == kinds.end()) return node_ref(node) + ": parent " + quoted(node.parent) + " does not exist";
+        if (parent == kinds.end()) return node_ref(node) + ": parent " + in_quotes(node.parent) + " does not exist";
         if (parent->second != *wanted) {
-            return node_ref(node) + ": parent " + quoted(node.parent) + " is a " + std::string(node_kind_name(parent->second)) +
+            return node_ref(node) + ": parent " + in_quotes(node.parent) + " is a " + std::string(node_kind_name(parent->second)) +
                    "; a " + kind_name + "'s parent must be a " + std::string(node_kind_name(*wanted));
         }
     }
@@ -94,11 +94,11 @@ bool is_link_kind(std::string_view kind) {
 std::optional<std::string> check_links(const SchoolMap& map, const KindById& kinds) {
     for (std::size_t i = 0; i < map.links.size(); ++i) {
         const MapLink& link = map.links[i];
-        const std::string where = "link " + std::to_string(i) + " (" + quoted(link.from) + " → " + quoted(link.to) + ")";
-        if (!kinds.contains(link.from)) return where + ": node " + quoted(link.from) + " does not exist";
-        if (!kinds.contains(link.to)) return where + ": node " + quoted(link.to) + " does not exist";
+        const std::string where = "link " + std::to_string(i) + " (" + in_quotes(link.from) + " → " + in_quotes(link.to) + ")";
+        if (!kinds.contains(link.from)) return where + ": node " + in_quotes(link.from) + " does not exist";
+        if (!kinds.contains(link.to)) return where + ": node " + in_quotes(link.to) + " does not exist";
         if (link.from == link.to) return where + ": a link must join two different nodes";
-        if (!is_link_kind(link.kind)) return where + ": kind " + quoted(link.kind) + " is not door, stairs or entrance";
+        if (!is_link_kind(link.kind)) return where + ": kind " + in_quotes(link.kind) + " is not door, stairs or entrance";
     }
     return std::nullopt;
 }
@@ -125,7 +125,7 @@ std::optional<std::string> check_rooms_reachable(const SchoolMap& map, const Kin
     }
     for (const MapNode& node : map.nodes) {
         if (kinds.at(node.id) == NodeKind::Room && !seen.contains(node.id)) {
-            return node_ref(node) + ": the room cannot be reached from the yard " + quoted(yard) + " through links";
+            return node_ref(node) + ": the room cannot be reached from the yard " + in_quotes(yard) + " through links";
         }
     }
     return std::nullopt;

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "http_client.hpp"
+#include "load_plan.hpp"
 #include "protocol/sprite_v1.hpp"
 #include "report.hpp"
 #include "server_probe.hpp"
@@ -64,8 +65,6 @@ protocol::Bytes key_message(const std::string& text) {
 std::int64_t now_us() {
     return std::chrono::duration_cast<std::chrono::microseconds>(SteadyClock::now().time_since_epoch()).count();
 }
-
-void sleep_seconds(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
 
 double seconds_between(std::int64_t a_us, std::int64_t b_us) { return static_cast<double>(b_us - a_us) / 1e6; }
 

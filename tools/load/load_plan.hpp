@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace hschool::load {
@@ -13,6 +14,9 @@ inline constexpr auto kInputPeriod = std::chrono::microseconds(1'000'000 / 30); 
 inline constexpr int kTimerTicksPerSecond = 30;                                   // the driver's timer rate
 inline constexpr auto kMaskChangePeriod = std::chrono::seconds(1);                // a bot changes its buttons every second
 inline constexpr auto kPingPeriod = std::chrono::seconds(1);                      // one Ping per client per second
+
+// Waits out a warm-up or a measuring window.
+inline void sleep_seconds(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
 
 struct LoadPlan {
     Scenario scenario = Scenario::Idle;

@@ -10,6 +10,7 @@
 #include "flood.hpp"
 #include "hns_load.hpp"
 #include "http_client.hpp"
+#include "load_plan.hpp"
 #include "options.hpp"
 #include "report.hpp"
 #include "schools_setup.hpp"
@@ -54,8 +55,6 @@ std::optional<ProcSample> probe(const Options& o) {
     if (o.server_pid <= 0) return std::nullopt;
     return sample_process(o.server_pid);
 }
-
-void sleep_seconds(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
 
 }  // namespace
 

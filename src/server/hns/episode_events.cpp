@@ -27,7 +27,7 @@ const char* phase_text(sh::GamePhase phase) {
     return "lobby";
 }
 
-const char* lock_text(sh::LockOwner owner) { return owner == sh::LockOwner::Seekers ? "seekers" : "hiders"; }
+const char* locker_text(sh::LockOwner owner) { return owner == sh::LockOwner::Seekers ? "seekers" : "hiders"; }
 
 // What one tick is compared against: only the fields events are read from.
 struct Snapshot {
@@ -148,7 +148,7 @@ void diff(const Snapshot& before, const Snapshot& after, const sh::Sim& sim, Col
         auto e = event(tick, locked ? "lock" : "unlock");
         e.target = o;
         e.subject = objects[o].id;
-        e.content = lock_text(locked ? after.locks[o] : before.locks[o]);
+        e.content = locker_text(locked ? after.locks[o] : before.locks[o]);
         e.x = objects[o].x;
         e.y = objects[o].y;
         // The cog whose last action this tick was the (un)lock.

@@ -24,10 +24,6 @@ namespace sh = sim::hns;
 
 namespace {
 
-std::int64_t unix_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
 MatchView view_of_archived(const store::ArchivedMatch& m) {
     MatchView v;
     if (!match_view_from_json(m.summary_json, v)) {

@@ -19,14 +19,6 @@ namespace hschool::server::hns {
 
 namespace sv = protocol::sprite_v1;
 
-namespace {
-
-std::int64_t unix_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
-}  // namespace
-
 // ---- the socket side: decodes on the network thread, posts what the match needs ----
 
 class LiveMatch::Sink final : public PeerSink {

@@ -35,6 +35,11 @@ class ThreadLauncher;
 
 namespace hschool::server::hns {
 
+// Wall-clock milliseconds since the epoch: a replay's start time, a match's finished-at stamp.
+inline std::int64_t unix_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
 enum class Endpoint { Player, Global, Reward };
 
 struct MatchEvent;
