@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 mode=${1:-build}
 packages=(
-  build-essential cmake pkg-config ccache lld
+  build-essential cmake ninja-build pkg-config ccache lld
   libboost1.81-dev libboost-json1.81-dev
   libsqlitecpp-dev libsqlite3-dev libspdlog-dev libfmt-dev libcli11-dev prometheus-cpp-dev
   libhowardhinnant-date-dev libutfcpp-dev zlib1g-dev libsnappy-dev libssl-dev
