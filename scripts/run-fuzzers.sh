@@ -13,8 +13,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 wall_cap=$(( seconds * ${WALL_CAP_FACTOR:-8} ))
 ticks_per_second=$(getconf CLK_TCK)
 poll_seconds=0.2
-# libFuzzer's exit status after SIGINT: it stops, prints its final stats and exits with this code.
-interrupted_exit=72
+# SIGUSR1 asks libFuzzer to stop after the current input, print its final stats and exit 0. SIGINT
+# would not do: its handler allocates, and deadlocked in ASan's allocator when it came mid-malloc.
+stop_signal=USR1
+stop_grace_seconds=30
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -56,11 +58,15 @@ run_one() {
   pid=$!
   while kill -0 "$pid" 2>/dev/null; do
     ticks=$(cpu_ticks "$pid")
-    if [ "$ticks" -ge "$budget" ]; then kill -INT "$pid" 2>/dev/null; break; fi
+    if [ "$ticks" -ge "$budget" ]; then kill -"$stop_signal" "$pid" 2>/dev/null; break; fi
     sleep "$poll_seconds"
   done
+  local waited=0 hung=""
+  while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt "$stop_grace_seconds" ]; do sleep 1; waited=$((waited + 1)); done
+  if kill -0 "$pid" 2>/dev/null; then hung=yes; kill -KILL "$pid" 2>/dev/null; fi
   wait "$pid" || status=$?
-  if [ $status -ne 0 ] && [ $status -ne $interrupted_exit ]; then
+  if [ -n "$hung" ]; then echo "fuzz: $name FAILED: still running ${stop_grace_seconds} s after its stop signal (a hung input?)"; fi
+  if [ $status -ne 0 ]; then
     echo "fuzz: $name FAILED"; tail -50 "$work/$name.log"
     mkdir -p "$root/build/fuzz-findings" && cp "$work/run-$name"/crash-* "$work/run-$name"/leak-* "$work/run-$name"/timeout-* "$root/build/fuzz-findings/" 2>/dev/null || true
     return 1
