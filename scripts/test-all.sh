@@ -3,10 +3,11 @@
 # for yet run beside the tests, which mostly wait (timeouts, stalled peers; ~20 % of two cores).
 #   foreground (normal priority)           background (SCHED_IDLE: only the CPU the tests leave)
 #   install, build-release
-#   test-release, vitest, e2e              build-fuzz, build-asan
-#   test-asan                              fuzz
+#   test-release, vitest, e2e              build-fuzz, build-asan, then fuzz at once
+#   test-asan (once build-asan is done)    (fuzz, until it is done)
 # An idle-class process yields at once to any test's thread that wakes, so the tests run as they
-# would alone. Background output goes to build/logs/ and is printed when the stage ends. Every stage
+# would alone. Background stages print their start and end as they happen; the rest of their output
+# goes to build/logs/ and is printed (all of it on failure) when they end. Every stage
 # runs even when another failed; the exit status says whether all passed (issue 22).
 # Usage: scripts/test-all.sh   (JOBS, TEST_JOBS, FUZZ_SECONDS pass through to make)
 set -uo pipefail
@@ -24,21 +25,35 @@ make_quiet() { make --no-print-directory "$@"; }
 idle=(nice -n 19)
 command -v chrt >/dev/null 2>&1 && idle=(chrt --idle 0 nice -n 19)
 
-# A background chain of make targets; its output is kept in a file until the chain ends.
+# The background chain: both trees, then (touching $asan_built, which the sanitizer tests wait for)
+# the fuzzers. Its stage lines show as they happen, so a slow stage is visible in CI logs; the rest of
+# its output is kept in a file until it ends.
+background_log="$logs/background.log"
+asan_built="$logs/asan-tree-built"
+rm -f "$asan_built"
 background_pid=""
-background_log=""
 start_background() {
-  background_log="$logs/$1.log"
-  shift
-  "${idle[@]}" make --no-print-directory "$@" > "$background_log" 2>&1 &
+  ( "${idle[@]}" bash -c "make --no-print-directory build-fuzz build-asan && touch '$asan_built' && make --no-print-directory run-fuzzers" 2>&1 \
+      | tee "$background_log" | grep --line-buffered '^== stage' | sed -u 's/^/[background] /'; exit "${PIPESTATUS[0]}" ) &
   background_pid=$!
+}
+# Returns once the sanitizer tree is built, or fails as soon as the chain ended without building it.
+wait_for_asan_tree() {
+  while [ ! -e "$asan_built" ]; do
+    kill -0 "$background_pid" 2>/dev/null || [ -e "$asan_built" ] || return 1
+    sleep 1
+  done
 }
 finish_background() {
   local status=0
   wait "$background_pid" || status=$?
-  echo "---- $(basename "$background_log" .log) (ran in the background) ----"
-  if [ $status -eq 0 ]; then grep -E '^(== stage|fuzz: )' "$background_log"
-  else tail -n 80 "$background_log"; fi
+  if [ $status -eq 0 ]; then
+    echo "---- fuzzers (ran in the background)"
+    grep -E '^fuzz: ' "$background_log"
+  else
+    echo "---- a background stage FAILED; the end of $background_log:"
+    tail -n 80 "$background_log"
+  fi
   background_pid=""
   return $status
 }
@@ -49,17 +64,14 @@ trap stop_background EXIT INT TERM
 make_quiet test-deps || { echo "make test: installing failed"; exit 1; }
 make_quiet build || { echo "make test: the release build failed"; exit 1; }
 
-start_background background-builds build-fuzz build-asan
+start_background
 make_quiet test-release-only || failed+=(test-release)
 make_quiet test-client || failed+=(vitest)
 make_quiet test-e2e-only || failed+=(e2e)
-if finish_background; then
-  start_background fuzz run-fuzzers
+if wait_for_asan_tree; then
   make_quiet test-asan-only || failed+=(test-asan)
-  finish_background || failed+=(fuzz)
-else
-  failed+=(build-asan-or-fuzz)
 fi
+finish_background || failed+=("a background stage (build-fuzz, build-asan or fuzz)")
 
 scripts/stage-summary.sh
 echo "wall clock     $(( $(date +%s) - started )) s (stages overlap, so this is less than their sum)"
