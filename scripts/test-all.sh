@@ -19,7 +19,7 @@ rm -f build/stage-times.txt
 started=$(date +%s)
 failed=()
 
-make_quiet() { make --no-print-directory "$@"; }
+run_make() { make --no-print-directory "$@"; }
 
 # Lowest priority there is: SCHED_IDLE where chrt exists (util-linux), else nice 19.
 idle=(nice -n 19)
@@ -61,15 +61,15 @@ kill_tree() { local child; for child in $(pgrep -P "$1"); do kill_tree "$child";
 stop_background() { [ -z "$background_pid" ] || kill_tree "$background_pid"; true; }
 trap stop_background EXIT INT TERM
 
-make_quiet test-deps || { echo "make test: installing failed"; exit 1; }
-make_quiet build || { echo "make test: the release build failed"; exit 1; }
+run_make test-deps || { echo "make test: installing failed"; exit 1; }
+run_make build || { echo "make test: the release build failed"; exit 1; }
 
 start_background
-make_quiet test-release-only || failed+=(test-release)
-make_quiet test-client || failed+=(vitest)
-make_quiet test-e2e-only || failed+=(e2e)
+run_make test-release-only || failed+=(test-release)
+run_make test-client || failed+=(vitest)
+run_make test-e2e-only || failed+=(e2e)
 if wait_for_asan_tree; then
-  make_quiet test-asan-only || failed+=(test-asan)
+  run_make test-asan-only || failed+=(test-asan)
 fi
 finish_background || failed+=("a background stage (build-fuzz, build-asan or fuzz)")
 
