@@ -15,11 +15,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 logs=build/logs
 mkdir -p "$logs"
-rm -f build/stage-times.txt
+run_make() { make --no-print-directory "$@"; }
+run_make stage-reset
 started=$(date +%s)
 failed=()
-
-run_make() { make --no-print-directory "$@"; }
 
 # Lowest priority there is: SCHED_IDLE where chrt exists (util-linux), else nice 19.
 idle=(nice -n 19)
