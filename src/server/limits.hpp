@@ -31,6 +31,10 @@ inline constexpr int kMaxCatchUpSteps = 5;                   // steps simulated 
 inline constexpr std::size_t kV5InputFifo = 8;
 inline constexpr std::size_t kV5QueuedFrames = 2;
 inline constexpr int kV5NotSentLowatBytes = 16 * 1024;
+// v5 sockets are read every this often, in one batch per network thread, not on every Input;
+// a Pong waits at most this long, and a tick's Inputs still all arrive in time.
+inline constexpr auto kV5ReadPollPeriod = 1ms;
+inline constexpr int kMaxPolledPerPass = 512;                 // sockets one epoll_wait hands over; the rest come at once after
 inline constexpr std::size_t kDefaultMaxPlayers = 8000;       // avatars in the arena, v1 and v5 together
 inline constexpr std::size_t kMaxMaxPlayers = 16383;          // every avatar needs a v5 slot
 inline constexpr std::size_t kMaxHttpHeaderBytes = 8 * 1024;

@@ -89,6 +89,7 @@ struct Metrics::Families {
     prometheus::Counter* accept_errors = nullptr;
     prometheus::Counter* commands_rejected = nullptr;
     prometheus::Counter* school_controls_refused = nullptr;
+    prometheus::Gauge* polled_sockets = nullptr;
 };
 
 Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std::make_unique<Families>()) {
@@ -120,6 +121,7 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
     f_->accept_errors = &BuildCounter().Name("hschool_accept_errors_total").Help("Failed accept() calls (out of descriptors or buffers)").Register(*registry_).Add({});
     f_->commands_rejected = &BuildCounter().Name("hschool_commands_rejected_total").Help("Client commands refused because the loop's inbox was full").Register(*registry_).Add({});
     f_->school_controls_refused = &BuildCounter().Name("hschool_school_controls_refused_total").Help("v4 SetRunning/SetSpeed ignored in owners mode (schools-controls-need-owner): the session holds no token for the school").Register(*registry_).Add({});
+    f_->polled_sockets = &BuildGauge().Name("hschool_polled_sockets").Help("WebSockets read in batches by their network thread's poller (arena v5)").Register(*registry_).Add({});
     f_->closes = &BuildCounter().Name("hschool_closes_total").Help("WebSocket closes sent by the server, by close code").Register(*registry_);
     f_->http = &BuildCounter().Name("hschool_http_requests_total").Help("HTTP responses by status").Register(*registry_);
     f_->http->Add({{"status", "200"}});  // so the family is listed before the first response
@@ -161,6 +163,7 @@ void Metrics::connection_promoted(WireVersion to) {
     f_->connections[slot(WireVersion::None)]->Decrement();
     f_->connections[slot(to)]->Increment();
 }
+void Metrics::polled_socket(bool added) { added ? f_->polled_sockets->Increment() : f_->polled_sockets->Decrement(); }
 void Metrics::frames_in(WireVersion v, std::size_t frames, std::size_t bytes) {
     if (frames == 0) return;
     f_->frames_in[slot(v)]->Increment(static_cast<double>(frames));

@@ -196,6 +196,7 @@ void Network::stop() {
     for (auto& thread : impl_->threads) {
         if (thread->thread.joinable()) thread->thread.join();
         thread->writer->shut();
+        thread->reads.shut();
     }
 }
 

@@ -18,6 +18,7 @@
 #include "server/connection_limiter.hpp"
 #include "server/log_throttle.hpp"
 #include "server/network.hpp"
+#include "server/read_poller.hpp"
 #include "server/session_registry.hpp"
 #include "server/wake_batch.hpp"
 
@@ -85,6 +86,7 @@ public:
     const std::uint32_t index;  // the shard of its connections
     net::io_context ioc{1};
     std::shared_ptr<WriteScheduler> writer;
+    ReadPoller reads{ioc};  // its arena v5 sockets, read in batches
     net::executor_work_guard<net::io_context::executor_type> work = net::make_work_guard(ioc);
     std::thread thread;
     // Open WebSockets of this thread (this thread only touches it), so shutdown can finish each.

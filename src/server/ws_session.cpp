@@ -8,6 +8,9 @@
 #include <boost/beast/websocket.hpp>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <cerrno>
 
 #include <array>
 #include <atomic>
@@ -20,6 +23,7 @@
 #include "server/limits.hpp"
 #include "server/metrics.hpp"
 #include "server/outbox.hpp"
+#include "server/read_poller.hpp"
 #include "server/session_dispatch.hpp"
 #include "server/ws_frame.hpp"
 
@@ -92,7 +96,7 @@ private:
 // A WebSocket connection after Beast has answered the upgrade: frames are read and written here
 // directly (ws_frame), so a shared tick frame goes out as pre-framed bytes, several per sendmsg.
 // Its life is one explicit state; every way it ends goes through finish().
-class WsSession : public std::enable_shared_from_this<WsSession> {
+class WsSession final : public std::enable_shared_from_this<WsSession>, public PolledSocket {
 public:
     enum class State : std::uint8_t {
         Upgrading,      // Beast is answering the upgrade
@@ -116,6 +120,9 @@ public:
           slot_(std::move(slot)),
           sink_(std::move(sink)),
           rights_(std::move(rights)) {}
+    ~WsSession() {
+        if (polled()) ::close(polled_fd_);  // finish() closes it; this only guards a session never finished
+    }
 
     void run(http::request<http::string_body> request) {
         auto handshake = std::make_shared<websocket::stream<tcp::socket>>(std::move(socket_));
@@ -149,6 +156,7 @@ public:
     // The one way a session ends: tells the loop, leaves the registry and the gauge, frees the cap slot.
     void finish(const char* why) {
         if (state_ == State::Finished) return;
+        const auto keep_alive = shared_from_this();  // the poller may hold the last reference
         const State was = state_;
         state_ = State::Finished;
         close_socket();
@@ -218,6 +226,7 @@ private:
     // wait with one epoll_ctl where async_read_some would first try a recv that fails with EAGAIN:
     // the same kernel cost (bench/README.md), but no wasted read while a client floods.
     void wait_readable() {
+        if (polled()) return;  // the poller's level-triggered watch reports it again
         socket_.async_wait(tcp::socket::wait_read, beast::bind_front_handler(&WsSession::on_readable, shared_from_this()));
     }
 
@@ -225,7 +234,7 @@ private:
         if (state_ == State::Finished) return;
         if (ec) return finish(ec.message().c_str());
         for (int reads = 0; reads < kMaxReadsPerWake; ++reads) {
-            const std::size_t bytes = socket_.read_some(net::buffer(read_buffer_), ec);
+            const std::size_t bytes = read_some(ec);
             if (ec == net::error::would_block) return wait_readable();
             if (ec) return finish(ec == net::error::eof ? "peer closed the connection" : "read failed");
             if (!consume(bytes)) return;
@@ -233,6 +242,7 @@ private:
             if (bytes < read_buffer_.size()) return wait_readable();
         }
         // More is waiting, but other connections of the thread get a turn first.
+        if (polled()) return;  // the next pass comes back to it
         net::post(socket_.get_executor(), [self = shared_from_this()] { self->on_readable({}); });
     }
 
@@ -349,7 +359,8 @@ private:
                            shared_.metrics.connection_promoted(version_);
                            arm_liveness(shared_.config.ping_interval);
                            spdlog::debug("event=hello connection={} version={}", id_, static_cast<int>(version_));
-                           if (!shared_.loop.try_post(std::move(promote.join))) close(CloseCode::TryAgainLater, "server is busy");
+                           if (!shared_.loop.try_post(std::move(promote.join))) return close(CloseCode::TryAgainLater, "server is busy");
+                           if (version_ == WireVersion::ArenaV5) enter_polled_reads();
                        },
                        [&](dispatch::Reject& reject) {
                            if (reject.malformed) shared_.metrics.decode_rejected(version_);
@@ -426,7 +437,7 @@ private:
         }
         buffers[0] += batch_offset_;
         beast::error_code ec;
-        std::size_t written = socket_.write_some(std::span(buffers.data(), count), ec);
+        std::size_t written = write_some(std::span<const net::const_buffer>(buffers.data(), count), ec);
         if (ec == net::error::would_block) {
             written = 0;
         } else if (ec) {
@@ -439,12 +450,7 @@ private:
         if (!batch_.empty()) {
             write_waiting_ = true;
             arm_stall_timer();
-            socket_.async_wait(tcp::socket::wait_write, [self = shared_from_this()](beast::error_code wait_ec) {
-                self->write_waiting_ = false;
-                if (self->state_ == State::Finished) return;
-                if (wait_ec) return self->finish("socket failed while waiting to write");
-                if (self->write_batch()) self->flush();
-            });
+            wait_writable();
             return false;
         }
         if (stall_timer_armed_) {  // the socket took everything: it is not stuck
@@ -509,8 +515,100 @@ private:
         // Otherwise end our side (FIN after the Close) and read on until its Close, EOF or the grace
         // timer: closing with its bytes unread would reset the connection and could lose our Close.
         close_half_shut_ = true;
+        if (polled()) {
+            ::shutdown(polled_fd_, SHUT_WR);
+            return;
+        }
         beast::error_code ignored;
         socket_.shutdown(tcp::socket::shutdown_send, ignored);
+    }
+
+    void on_writable(beast::error_code wait_ec) {
+        write_waiting_ = false;
+        if (state_ == State::Finished) return;
+        if (wait_ec) return finish("socket failed while waiting to write");
+        if (write_batch()) flush();
+    }
+
+    void wait_writable() {
+        if (!polled()) {
+            socket_.async_wait(tcp::socket::wait_write, [self = shared_from_this()](beast::error_code ec) { self->on_writable(ec); });
+            return;
+        }
+        if (!thread_.reads.want_write(poll_token_, true)) finish("socket failed while waiting to write");
+    }
+
+    // Arena v5 after Hello: one Input per tick would wake the thread 20 times a second per client.
+    // The socket leaves Asio's reactor (whose edge-triggered watch wakes on every arrival, waited
+    // for or not) for the thread's poller, which reads every v5 socket of the thread in one pass.
+    void enter_polled_reads() {
+        if (write_waiting_ || state_ != State::Open) return;  // an Asio wait is pending on it: it stays as it is
+        beast::error_code ec;
+        const auto protocol = socket_.local_endpoint(ec).protocol();
+        if (ec) return;
+        const int fd = socket_.release(ec);
+        if (ec) return;
+        poll_token_ = thread_.reads.add(fd, shared_from_this());
+        if (poll_token_ != 0) {
+            polled_fd_ = fd;
+            shared_.metrics.polled_socket(true);
+            return;
+        }
+        socket_.assign(protocol, fd, ec);  // the poller refused it: back to Asio
+        if (ec) {
+            ::close(fd);
+            finish("socket setup failed");
+        }
+    }
+
+    void on_polled(bool readable, bool writable) override {
+        if (writable && write_waiting_) {
+            thread_.reads.want_write(poll_token_, false);
+            on_writable({});
+        }
+        if (readable && state_ != State::Finished) on_readable({});
+    }
+
+    bool polled() const { return polled_fd_ >= 0; }
+
+    std::size_t read_some(beast::error_code& ec) {
+        if (!polled()) return socket_.read_some(net::buffer(read_buffer_), ec);
+        for (;;) {
+            const ssize_t n = ::recv(polled_fd_, read_buffer_.data(), read_buffer_.size(), MSG_DONTWAIT);
+            if (n > 0) {
+                ec = {};
+                return static_cast<std::size_t>(n);
+            }
+            if (n == 0) {
+                ec = net::error::eof;
+                return 0;
+            }
+            if (errno == EINTR) continue;
+            ec = errno == EAGAIN || errno == EWOULDBLOCK ? beast::error_code(net::error::would_block)
+                                                         : beast::error_code(errno, boost::system::system_category());
+            return 0;
+        }
+    }
+
+    std::size_t write_some(std::span<const net::const_buffer> buffers, beast::error_code& ec) {
+        if (!polled()) return socket_.write_some(buffers, ec);
+        std::array<iovec, kMaxFramesPerWrite + 1> iov{};
+        const std::size_t count = std::min(buffers.size(), iov.size());
+        for (std::size_t i = 0; i < count; ++i) iov[i] = {const_cast<void*>(buffers[i].data()), buffers[i].size()};
+        msghdr message{};
+        message.msg_iov = iov.data();
+        message.msg_iovlen = count;
+        for (;;) {
+            const ssize_t n = ::sendmsg(polled_fd_, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+            if (n >= 0) {
+                ec = {};
+                return static_cast<std::size_t>(n);
+            }
+            if (errno == EINTR) continue;
+            ec = errno == EAGAIN || errno == EWOULDBLOCK ? beast::error_code(net::error::would_block)
+                                                         : beast::error_code(errno, boost::system::system_category());
+            return 0;
+        }
     }
 
     void arm_close_timer() {
@@ -523,12 +621,23 @@ private:
     }
 
     void close_socket() {
+        if (polled()) {
+            thread_.reads.remove(poll_token_);
+            shared_.metrics.polled_socket(false);
+            ::shutdown(polled_fd_, SHUT_RDWR);
+            ::close(polled_fd_);
+            polled_fd_ = -1;
+            poll_token_ = 0;
+            return;
+        }
         beast::error_code ignored;
         socket_.shutdown(tcp::socket::shutdown_both, ignored);
         socket_.close(ignored);
     }
 
-    tcp::socket socket_;
+    tcp::socket socket_;                 // until it is polled: then released, and polled_fd_ is the socket
+    int polled_fd_ = -1;
+    ReadPoller::Token poll_token_ = 0;
     net::steady_timer liveness_timer_;  // Hello deadline, then pings and the silence check
     net::steady_timer close_timer_;     // our Close's grace period
     net::steady_timer stall_timer_;     // a peer that stopped reading

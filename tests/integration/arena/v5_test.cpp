@@ -204,6 +204,80 @@ TEST_F(ArenaV5, AStalledReaderKeepsAnUnbrokenChainAndCatchesUp) {
     EXPECT_EQ(consecutive, 10) << "after the stall, Frames come every tick again";
 }
 
+// v5 sockets are read by their thread's poller after Hello (server/read_poller.hpp), not by Asio.
+double polled_sockets(std::uint16_t port) {
+    const auto body = http_request(port, "GET", "/metrics").body;
+    const std::string name = "\nhschool_polled_sockets ";
+    const auto at = body.find(name);
+    return at == std::string::npos ? -1.0 : std::stod(body.substr(at + name.size()));
+}
+
+// Bounded: the session leaves the poller as soon as the server reads the end of its connection.
+double polled_sockets_once_settled(std::uint16_t port, double expected) {
+    double seen = polled_sockets(port);
+    for (int i = 0; i < kMaxFramesToWait && seen != expected; ++i) {
+        std::this_thread::sleep_for(50ms);
+        seen = polled_sockets(port);
+    }
+    return seen;
+}
+
+TEST_F(ArenaV5, APolledSocketAnswersPingsTakesInputsAndLeavesThePollerWhenThePeerGoes) {
+    start({"--obstacles", "0"});
+    ArenaClient classic(port(), "classic");
+    ASSERT_TRUE(classic.joined());
+    EXPECT_EQ(polled_sockets(port()), 0.0) << "v1 sockets stay with Asio";
+    auto client = std::make_unique<V5Client>(port());
+    ASSERT_TRUE(client->joined());
+    EXPECT_EQ(polled_sockets(port()), 1.0);
+
+    ASSERT_TRUE(client->input(1, 8));
+    std::uint32_t ack = 0;
+    for (int i = 0; i < kMaxFramesToWait && ack < 1; ++i) {
+        auto f = client->frame();
+        ASSERT_TRUE(f);
+        ack = f->ack_seq;
+    }
+    EXPECT_EQ(ack, 1U) << "the Input read by the poller reached the world";
+
+    // Frames from here on are skipped, not applied: only the Pong is looked for.
+    ASSERT_TRUE(client->ws().send(p5::encode(p5::Ping{4242})));
+    bool ponged = false;
+    for (int i = 0; i < kMaxFramesToWait && !ponged; ++i) {
+        auto message = next_v5(client->ws());
+        ASSERT_TRUE(message);
+        if (auto* pong = std::get_if<p5::Pong>(&*message)) ponged = pong->client_time_ms == 4242;
+    }
+    EXPECT_TRUE(ponged) << "a Pong for the Ping read by the poller";
+
+    client.reset();  // the peer goes: the poller reports the end, the session finishes
+    EXPECT_EQ(polled_sockets_once_settled(port(), 0.0), 0.0) << "no socket left behind in the poller";
+    EXPECT_TRUE(classic.snapshot()) << "the server goes on";
+}
+
+TEST_F(ArenaV5, AFloodOnAPolledSocketIsClosedWith1008WhileANeighbourKeepsItsFrames) {
+    start();
+    V5Client neighbour(port());
+    ASSERT_TRUE(neighbour.joined());
+    V5Client flooder(port());
+    ASSERT_TRUE(flooder.joined());
+    // Three times the burst the budget allows (240), as fast as the socket takes them: the poller
+    // reads them in a pass or a few. The server may close before the last is written.
+    std::uint32_t sent = 0;
+    while (sent < 720 && flooder.input(sent + 1, 8)) ++sent;
+    EXPECT_GT(sent, 240U);
+    EXPECT_EQ(close_code(flooder.ws()), 1008);
+    std::uint32_t last = 0;
+    int consecutive = 0;
+    for (int i = 0; i < kMaxFramesToWait && consecutive < 10; ++i) {
+        auto f = neighbour.frame();
+        ASSERT_TRUE(f);
+        consecutive = last != 0 && f->tick == last + 1 ? consecutive + 1 : 0;
+        last = f->tick;
+    }
+    EXPECT_EQ(consecutive, 10) << "the neighbour's chain goes on, a Frame every tick";
+}
+
 TEST_F(ArenaV5, MalformedInputIs1007AndAnOversizedFrameIs1009) {
     start();
     {
