@@ -1,7 +1,9 @@
 // WebSocket frames from clients (src/server/ws_frame.*): whatever bytes arrive, however the socket
 // splits them, the reader must not crash, must hold no more than the message limit plus one header
 // and one control frame, must report the same events for every split, and must say nothing after a
-// ProtocolError. A masked frame built from the input must read back as exactly its payload.
+// ProtocolError. A masked frame built from the input must read back as exactly its payload. The
+// same holds for the load generator's side: server frames read with Sender::Server, and
+// encode_client_frame gives what a hand-built masked frame is.
 //
 // Input: byte 0 picks the piece sizes, byte 1 the message limit, the rest is the client's stream
 // (and, for the round trip, the payload, masks and split points).
@@ -41,7 +43,7 @@ void check(bool ok) {
 // Reads one feed to its end, checking every event and the memory bound as it goes.
 class Checked {
 public:
-    explicit Checked(std::size_t limit) : reader_(limit), limit_(limit) {}
+    explicit Checked(std::size_t limit, ws::Sender from = ws::Sender::Client) : reader_(limit, from), limit_(limit) {}
 
     void feed(ByteView piece) {
         reader_.feed(piece);
@@ -144,10 +146,10 @@ std::array<std::uint8_t, 4> mask_at(ByteView bytes, std::size_t at) {
 }
 
 // Any stream: the same checked events for one feed and for pieces.
-void read_stream(ByteView stream, std::size_t limit, std::size_t a, std::size_t b) {
-    Checked whole(limit);
+void read_stream(ByteView stream, std::size_t limit, std::size_t a, std::size_t b, ws::Sender from) {
+    Checked whole(limit, from);
     whole.feed(stream);
-    Checked pieces(limit);
+    Checked pieces(limit, from);
     feed_in_pieces(pieces, stream, a, b);
     check(whole.events() == pieces.events());
     check(whole.reader().failed() == pieces.reader().failed());
@@ -242,6 +244,27 @@ void server_frames(ByteView payload) {
     }
 }
 
+// The load generator's side: a server frame reads back as its payload with Sender::Server (and is
+// refused by a client-frame reader), and encode_client_frame is the masked frame built by hand.
+void client_side(ByteView payload, std::size_t a, std::size_t b) {
+    const Bytes server = ws::encode_frame(ws::Opcode::Binary, payload);
+    const std::vector<Seen> expected{Seen{Kind::Message, false, Bytes(payload.begin(), payload.end()), 0, {}}};
+    Checked whole(payload.size(), ws::Sender::Server);
+    whole.feed(server);
+    check(whole.events() == expected);
+    Checked pieces(payload.size(), ws::Sender::Server);
+    feed_in_pieces(pieces, server, a, b);
+    check(pieces.events() == expected);
+    Checked refused(payload.size(), ws::Sender::Client);
+    refused.feed(server);
+    check(refused.reader().failed());
+
+    const auto mask = mask_at(payload, 1);
+    Bytes by_hand;
+    append_client_frame(by_hand, 0x2, true, payload, mask);
+    check(ws::encode_client_frame(ws::Opcode::Binary, payload, mask) == by_hand);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -250,7 +273,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::size_t b = (data[0] >> 4) * 17 + 1;       // 1..256
     const std::size_t limit = std::size_t{data[1]} * 8;  // 0..2040
     const ByteView stream(data + 2, size - 2);
-    read_stream(stream, limit, a, b);
+    read_stream(stream, limit, a, b, ws::Sender::Client);
+    read_stream(stream, limit, a, b, ws::Sender::Server);
+    client_side(stream, a, b);
     round_trip(stream, data[1], a, b);
     server_frames(stream);
     return 0;

@@ -59,6 +59,18 @@ protocol::Bytes encode_frame(Opcode opcode, protocol::ByteView payload) {
     return out;
 }
 
+protocol::Bytes encode_client_frame(Opcode opcode, protocol::ByteView payload, std::array<std::uint8_t, 4> mask) {
+    std::uint8_t header[kServerHeaderRoom];
+    const std::size_t length = put_server_header(header, opcode, payload.size());
+    header[1] |= 0x80;  // the same header with the mask bit, then the key
+    protocol::Bytes out;
+    out.reserve(length + mask.size() + payload.size());
+    out.insert(out.end(), header, header + length);
+    out.insert(out.end(), mask.begin(), mask.end());
+    for (std::size_t i = 0; i < payload.size(); ++i) out.push_back(static_cast<std::uint8_t>(payload[i] ^ mask[i & 3]));
+    return out;
+}
+
 std::size_t write_header_before(Opcode opcode, protocol::Bytes& buffer, std::size_t payload_at) {
     std::uint8_t header[kServerHeaderRoom];
     const std::size_t length = put_server_header(header, opcode, buffer.size() - payload_at);
@@ -117,6 +129,10 @@ std::optional<Event> FrameReader::fail(std::string_view reason) {
 }
 
 void FrameReader::unmask_into(protocol::ByteView masked, std::uint8_t* out) {
+    if (mask_ == std::array<std::uint8_t, 4>{}) {  // a server's frame: nothing to undo
+        std::copy(masked.begin(), masked.end(), out);
+        return;
+    }
     for (std::size_t i = 0; i < masked.size(); ++i) out[i] = masked[i] ^ mask_[(mask_offset_ + i) & 3];
     mask_offset_ = (mask_offset_ + masked.size()) & 3;
 }
@@ -146,16 +162,22 @@ std::optional<Event> FrameReader::read_header() {
     const std::uint8_t length7 = head[1] & 0x7F;
     if ((head[0] & 0x70) != 0) return fail("reserved bits set without an extension");
     if (!is_known(opcode)) return fail("unknown opcode");
-    if ((head[1] & 0x80) == 0) return fail("client frames must be masked");
+    const bool masked = (head[1] & 0x80) != 0;
+    if (from_ == Sender::Client && !masked) return fail("client frames must be masked");
+    if (from_ == Sender::Server && masked) return fail("server frames must not be masked");
     if (is_control(opcode) && !fin) return fail("fragmented control frame");
     if (is_control(opcode) && length7 > kMaxControlPayload) return fail("control frame longer than 125 bytes");
     const std::size_t length_bytes = length7 == 126 ? 2 : length7 == 127 ? 8 : 0;
-    const std::size_t header_bytes = 2 + length_bytes + 4;
+    const std::size_t header_bytes = 2 + length_bytes + (masked ? 4 : 0);
     if (!peek(header_bytes, head)) return std::nullopt;
     const std::uint64_t length = length_bytes == 0 ? length7 : get_big_endian(head.data() + 2, static_cast<int>(length_bytes));
     if ((length_bytes == 2 && length < 126) || (length_bytes == 8 && length <= 0xFFFF)) return fail("frame length not minimally encoded");
     if (length_bytes == 8 && (length >> 63) != 0) return fail("frame length has its top bit set");
-    std::copy_n(head.data() + 2 + length_bytes, 4, mask_.begin());
+    if (masked) {
+        std::copy_n(head.data() + 2 + length_bytes, 4, mask_.begin());
+    } else {
+        mask_ = {};  // unmasking with zeros copies
+    }
     mask_offset_ = 0;
 
     if (is_control(opcode)) {

@@ -1,7 +1,8 @@
 #pragma once
 // RFC 6455 framing after the handshake: server frames out (unmasked, never fragmented, so one
-// encoding serves every client) and an incremental reader for client frames. Standard library
-// only, so it can be unit-tested and fuzzed without a socket.
+// encoding serves every client) and an incremental reader for client frames. The load generator
+// uses the other side of both: masked client frames out, and the reader for server frames.
+// Standard library only, so it can be unit-tested and fuzzed without a socket.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -26,6 +27,8 @@ protocol::Bytes encode_frame(Opcode opcode, protocol::ByteView payload);
 // least kServerHeaderRoom bytes of room; writes the header just before the payload and returns
 // where the frame begins. Saves encoding a message and then copying it behind its header.
 std::size_t write_header_before(Opcode opcode, protocol::Bytes& buffer, std::size_t payload_at);
+// A whole client frame (FIN set, masked with mask): what a browser sends.
+protocol::Bytes encode_client_frame(Opcode opcode, protocol::ByteView payload, std::array<std::uint8_t, 4> mask);
 // A Close frame's payload: the code, then the reason cut (at a character) to fit a control frame.
 protocol::Bytes close_payload(std::uint16_t code, std::string_view reason);
 // A whole Close frame.
@@ -49,12 +52,17 @@ struct Event {
     std::string_view reason;          // Close: the peer's reason; ProtocolError: what was wrong
 };
 
-// Reads client frames from whatever pieces the socket hands over. Memory stays bounded: data
+// Whose frames a reader reads: a client's must be masked, a server's must not be (RFC 6455 §5.1).
+enum class Sender : std::uint8_t { Client, Server };
+
+// Reads client frames (or, for the load generator, server frames) from whatever pieces the socket
+// hands over. Memory stays bounded: data
 // payload goes straight into the message being assembled (at most the limit), and only an
 // incomplete header or control frame (≤ 14 + 125 bytes) is kept between reads.
 class FrameReader {
 public:
-    explicit FrameReader(std::size_t max_message_bytes) : max_message_bytes_(max_message_bytes) {}
+    explicit FrameReader(std::size_t max_message_bytes, Sender from = Sender::Client)
+        : max_message_bytes_(max_message_bytes), from_(from) {}
 
     void set_max_message_bytes(std::size_t limit) { max_message_bytes_ = limit; }
     // Hands over received bytes; they must stay valid until next() returns nullopt.
@@ -77,6 +85,7 @@ private:
     void unmask_into(protocol::ByteView masked, std::uint8_t* out);
 
     std::size_t max_message_bytes_;
+    Sender from_;
     protocol::ByteView input_;
     protocol::Bytes pending_;  // an incomplete header or control frame carried across reads
     protocol::Bytes message_;  // the data message being assembled, unmasked

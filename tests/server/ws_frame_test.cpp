@@ -823,5 +823,77 @@ TEST(WsReaderMemory, AControlFrameHeldBetweenFragmentsOfAFullMessageStaysWithinT
     EXPECT_EQ(feed_all(reader, rest), (std::vector<Seen>{ping(std::string(125, 'p')), message(pattern(kLimit))}));
 }
 
+// ---- the other side: masked client frames out, server frames read (the load generator) ----------
+
+TEST(WsEncodeClientFrame, TheRfcExampleOfAMaskedTextFrame) {
+    const Bytes rfc{0x81, 0x85, 0x37, 0xFA, 0x21, 0x3D, 0x7F, 0x9F, 0x4D, 0x51, 0x58};
+    EXPECT_EQ(encode_client_frame(Opcode::Text, bytes_of("Hello"), {0x37, 0xFA, 0x21, 0x3D}), rfc);
+}
+
+TEST(WsEncodeClientFrame, EveryLengthFormReadsBackAsItsPayload) {
+    for (std::size_t size : {0u, 1u, 125u, 126u, 65535u, 65536u}) {
+        const Bytes payload = pattern(size, static_cast<std::uint32_t>(size) + 3);
+        const Bytes wire = encode_client_frame(Opcode::Binary, payload, {0x01, 0x80, 0x7F, 0xFE});
+        EXPECT_EQ(read_whole(wire), std::vector<Seen>{message(payload)}) << size;
+        FrameSpec spec;
+        spec.mask = {0x01, 0x80, 0x7F, 0xFE};
+        EXPECT_EQ(client_frame(spec, payload), wire) << "the test's builder agrees, " << size;
+    }
+}
+
+std::vector<Seen> read_server_stream(ByteView input, std::size_t limit = 1 << 20) {
+    FrameReader reader(limit, Sender::Server);
+    return feed_all(reader, input);
+}
+
+TEST(WsServerReader, ReadsWhatTheServerWritesInEveryLengthForm) {
+    for (std::size_t size : {0u, 5u, 125u, 126u, 65535u, 65536u}) {
+        const Bytes payload = pattern(size, static_cast<std::uint32_t>(size) + 11);
+        EXPECT_EQ(read_server_stream(encode_frame(Opcode::Binary, payload)), std::vector<Seen>{message(payload)}) << size;
+    }
+}
+
+TEST(WsServerReader, ControlFramesAndSeveralFramesInOnePieceOrSplitAnywhere) {
+    const Bytes stream = concat({encode_frame(Opcode::Ping, bytes_of("p")), encode_frame(Opcode::Binary, bytes_of("frame")),
+                                 encode_frame(Opcode::Text, bytes_of("t")), encode_close(1001, "bye")});
+    const std::vector<Seen> expected{ping("p"), message("frame"), message("t", true), closed(1001, "bye")};
+    EXPECT_EQ(read_server_stream(stream), expected);
+    for (std::size_t split = 1; split < stream.size(); ++split) {
+        FrameReader reader(1 << 20, Sender::Server);
+        auto seen = feed_all(reader, ByteView(stream).first(split));
+        const Bytes rest(stream.begin() + static_cast<std::ptrdiff_t>(split), stream.end());
+        for (auto& more : feed_all(reader, rest)) seen.push_back(std::move(more));
+        EXPECT_EQ(seen, expected) << "split at " << split;
+    }
+}
+
+TEST(WsServerReaderHostile, AMaskedFrameIsAProtocolError) {
+    FrameReader reader(1 << 20, Sender::Server);
+    reader.feed(encode_client_frame(Opcode::Binary, bytes_of("masked"), {1, 2, 3, 4}));
+    const auto event = reader.next();
+    ASSERT_TRUE(event.has_value());
+    EXPECT_EQ(event->kind, Kind::ProtocolError);
+    EXPECT_TRUE(reader.failed());
+}
+
+TEST(WsServerReaderHostile, TheClientSideRulesStillHold) {
+    // Reserved bits, an unknown opcode, a long control frame, a truncated header: as for a client.
+    for (const Bytes& bad : {Bytes{0xC2, 0x00}, Bytes{0x83, 0x00}, concat({Bytes{0x89, 126, 0, 126}, pattern(126)})}) {
+        FrameReader reader(1 << 20, Sender::Server);
+        reader.feed(bad);
+        const auto event = reader.next();
+        ASSERT_TRUE(event.has_value());
+        EXPECT_EQ(event->kind, Kind::ProtocolError);
+    }
+    FrameReader reader(4, Sender::Server);
+    const Bytes first{0x82}, second{0x05, 1, 2, 3, 4, 5};  // fed views must outlive next()
+    reader.feed(first);
+    EXPECT_FALSE(reader.next().has_value()) << "half a header waits";
+    reader.feed(second);
+    const auto event = reader.next();
+    ASSERT_TRUE(event.has_value());
+    EXPECT_EQ(event->kind, Kind::TooBig) << "over the limit";
+}
+
 }  // namespace
 }  // namespace hschool::server::ws
