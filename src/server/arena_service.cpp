@@ -179,8 +179,8 @@ void ArenaService::broadcast_v5() {
         fanout_->run(static_cast<std::uint32_t>(shard), [artifacts, targets = v5_shards_[shard], &metrics = metrics_] {
             std::size_t skipped = 0;
             for (const V5Target& target : *targets) {
-                // Two Frames still unwritten: skip, and the next Frame coalesces (never drop a delta).
-                if (target.outbox->queued_deltas() >= kV5QueuedFrames) {
+                // Skip, and the next Frame coalesces (never drop a delta).
+                if (skip_v5_frame(target.outbox->queued_deltas(), target.outbox->socket_full())) {
                     ++skipped;
                     target.encoder->skip(artifacts->tick);
                     continue;

@@ -20,6 +20,14 @@
 
 namespace hschool::server {
 
+// Whether a v5 connection sits this tick out (its next Frame then coalesces the ticks it missed):
+// its client is slow (the socket is full) with kV5QueuedFrames unwritten, or kV5MaxQueuedFrames
+// wait whatever the reason. A thread that is only behind keeps coding from the tick's deltas and
+// writes the queue in one sendmsg; skipping it would cost a merge per connection (bench/README).
+inline bool skip_v5_frame(std::size_t queued, bool socket_full) {
+    return queued >= kV5MaxQueuedFrames || (socket_full && queued >= kV5QueuedFrames);
+}
+
 class Metrics;
 class ReplayRecorder;
 

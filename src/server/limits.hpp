@@ -26,10 +26,13 @@ inline constexpr std::size_t kMaxSpriteInboundBytes = 40 * 1024;
 inline constexpr std::size_t kMaxReliableFrames = 256;       // reliable frames queued before we give up
 inline constexpr std::size_t kMaxReliableBytes = 8 * 1024 * 1024;
 inline constexpr int kMaxCatchUpSteps = 5;                   // steps simulated after a stall
-// Arena v5: one command per tick, queued; a connection with this many Frames unwritten is skipped
-// (its next Frame coalesces), and the kernel holds at most this much unsent on its socket.
+// Arena v5: one command per tick, queued; a connection with this many Frames unwritten while its
+// socket is full is skipped (its next Frame coalesces), and the kernel holds at most this much
+// unsent on its socket. A thread that is merely behind queues up to kV5MaxQueuedFrames: writing them
+// together costs less than the merge a skip would cost later.
 inline constexpr std::size_t kV5InputFifo = 8;
 inline constexpr std::size_t kV5QueuedFrames = 2;
+inline constexpr std::size_t kV5MaxQueuedFrames = 8;
 inline constexpr int kV5NotSentLowatBytes = 16 * 1024;
 // v5 sockets are read every this often, in one batch per network thread, not on every Input;
 // a Pong waits at most this long, and a tick's Inputs still all arrive in time.

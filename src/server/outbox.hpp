@@ -3,6 +3,7 @@
 // tick frames can never crowd out, and a stream lane whose sender resyncs it itself. Filled by
 // the loop thread, match threads and the session's receive path, drained by the session's
 // writer, one write in flight.
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -98,6 +99,10 @@ public:
     std::size_t queued_reliable() const;
     std::size_t queued_stream() const;
     std::size_t queued_deltas() const;
+    // Set by the session while its socket is full and it waits for room: the client is slow, not
+    // the thread (a v5 connection is then skipped sooner, skip_v5_frame).
+    void set_socket_full(bool full) { socket_full_.store(full, std::memory_order_relaxed); }
+    bool socket_full() const { return socket_full_.load(std::memory_order_relaxed); }
 
 private:
     void wake_if_idle(std::unique_lock<std::mutex>& lock);
@@ -113,6 +118,7 @@ private:
     std::deque<Frame> stream_;
     std::deque<Frame> deltas_;
     std::optional<CloseRequest> close_;
+    std::atomic<bool> socket_full_{false};
 };
 
 }  // namespace hschool::server

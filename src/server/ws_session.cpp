@@ -525,12 +525,14 @@ private:
 
     void on_writable(beast::error_code wait_ec) {
         write_waiting_ = false;
+        outbox_->set_socket_full(false);
         if (state_ == State::Finished) return;
         if (wait_ec) return finish("socket failed while waiting to write");
         if (write_batch()) flush();
     }
 
     void wait_writable() {
+        outbox_->set_socket_full(true);
         if (!polled()) {
             socket_.async_wait(tcp::socket::wait_write, [self = shared_from_this()](beast::error_code ec) { self->on_writable(ec); });
             return;

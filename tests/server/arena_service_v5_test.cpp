@@ -105,7 +105,7 @@ TEST(ArenaServiceV5, AFullFifoDropsItsOldestCommand) {
     EXPECT_EQ(frames[0].input_queue, kV5InputFifo - 1);
 }
 
-TEST(ArenaServiceV5, AConnectionThatDoesNotDrainIsSkippedThenGetsOneCoalescedDelta) {
+TEST(ArenaServiceV5, AConnectionWhoseSocketIsFullIsSkippedThenGetsOneCoalescedDelta) {
     Metrics metrics;
     ArenaService arena(no_obstacles(), metrics);
     TestConnection reader(1), mover(2);
@@ -114,8 +114,9 @@ TEST(ArenaServiceV5, AConnectionThatDoesNotDrainIsSkippedThenGetsOneCoalescedDel
     sim::arena::v5::Replica replica;
     tick(arena);
     for (const auto& f : frames_of(reader)) ASSERT_EQ(replica.apply(f), std::nullopt);
+    reader.ref.outbox->set_socket_full(true);  // as its session says while it waits for room
     for (std::uint32_t seq = 1; seq <= 8; ++seq) arena.input({1, seq, v1::buttons::kRight});  // its own avatar moves
-    for (int i = 0; i < 8; ++i) tick(arena);  // nobody reads: two Frames queue, six ticks are skipped
+    for (int i = 0; i < 8; ++i) tick(arena);  // the client does not read: two Frames queue, six ticks are skipped
     EXPECT_EQ(reader.ref.outbox->queued_deltas(), kV5QueuedFrames);
     auto queued = frames_of(reader);
     ASSERT_EQ(queued.size(), kV5QueuedFrames);
@@ -128,6 +129,41 @@ TEST(ArenaServiceV5, AConnectionThatDoesNotDrainIsSkippedThenGetsOneCoalescedDel
     ASSERT_EQ(replica.apply(next[0]), std::nullopt);
     ASSERT_EQ(next[0].updates.size(), 1U);
     EXPECT_EQ(next[0].updates[0].form, p5::form::kFields) << "7 steps of 96 quanta do not fit an i8";
+}
+
+TEST(ArenaServiceV5, AConnectionWhoseThreadIsBehindQueuesUpToTheCapBeforeItIsSkipped) {
+    Metrics metrics;
+    ArenaService arena(no_obstacles(), metrics);
+    TestConnection reader(1), mover(2);
+    arena.join_v5({reader.ref, "reader"});
+    arena.join_v5({mover.ref, "mover"});
+    sim::arena::v5::Replica replica;
+    tick(arena);
+    for (const auto& f : frames_of(reader)) ASSERT_EQ(replica.apply(f), std::nullopt);
+    for (std::uint32_t seq = 1; seq <= 8; ++seq) arena.input({1, seq, v1::buttons::kRight});
+    // The socket has room: its thread is only late to write, so each tick still gets its Frame.
+    for (std::size_t i = 0; i < kV5MaxQueuedFrames + 3; ++i) tick(arena);
+    auto queued = frames_of(reader);
+    ASSERT_EQ(queued.size(), kV5MaxQueuedFrames) << "at the cap the next ticks are skipped";
+    for (std::size_t i = 0; i < queued.size(); ++i) {
+        ASSERT_EQ(replica.apply(queued[i]), std::nullopt);
+        if (i > 0) {
+            EXPECT_EQ(queued[i].tick, queued[i - 1].tick + 1) << "one Frame per tick, none coalesced";
+        }
+    }
+    tick(arena);
+    const auto next = frames_of(reader);
+    ASSERT_EQ(next.size(), 1U);
+    EXPECT_EQ(next[0].tick, queued.back().tick + 4) << "three skipped ticks, coalesced";
+    ASSERT_EQ(replica.apply(next[0]), std::nullopt);
+}
+
+TEST(ArenaServiceV5, SkipRuleTakesTheSocketIntoAccount) {
+    EXPECT_FALSE(skip_v5_frame(kV5QueuedFrames - 1, true));
+    EXPECT_TRUE(skip_v5_frame(kV5QueuedFrames, true)) << "a slow client";
+    EXPECT_FALSE(skip_v5_frame(kV5QueuedFrames, false)) << "a thread that is behind";
+    EXPECT_FALSE(skip_v5_frame(kV5MaxQueuedFrames - 1, false));
+    EXPECT_TRUE(skip_v5_frame(kV5MaxQueuedFrames, false)) << "the cap, whatever the reason";
 }
 
 TEST(ArenaServiceV5, MaxPlayersCountsBothVersionsAndRefusesWith1013) {
