@@ -20,7 +20,7 @@ ReadPoller::Token ReadPoller::add(int fd, std::shared_ptr<PolledSocket> owner) {
     if (!open_ || epoll_fd_ < 0 || fd < 0 || !owner) return 0;
     const Token token = next_token_++;
     epoll_event event{};
-    event.events = EPOLLIN;  // level-triggered: a socket left with bytes is simply reported again
+    event.events = EPOLLIN | EPOLLET;  // once per arrival: a socket already read dry costs nothing
     event.data.u64 = token;
     if (::epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &event) != 0) return 0;
     entries_.emplace(token, Entry{fd, std::move(owner), false});
@@ -30,7 +30,7 @@ ReadPoller::Token ReadPoller::add(int fd, std::shared_ptr<PolledSocket> owner) {
 
 bool ReadPoller::modify(const Entry& entry, Token token, bool writing) {
     epoll_event event{};
-    event.events = EPOLLIN | (writing ? EPOLLOUT : 0u);
+    event.events = EPOLLIN | EPOLLET | (writing ? EPOLLOUT : 0u);
     event.data.u64 = token;
     return ::epoll_ctl(epoll_fd_, EPOLL_CTL_MOD, entry.fd, &event) == 0;
 }
@@ -42,6 +42,10 @@ bool ReadPoller::want_write(Token token, bool want) {
     if (!modify(it->second, token, want)) return false;
     it->second.writing = want;
     return true;
+}
+
+void ReadPoller::again(Token token) {
+    if (entries_.count(token) != 0) again_.push_back(token);
 }
 
 void ReadPoller::remove(Token token) {
@@ -58,9 +62,18 @@ void ReadPoller::shut() {
     for (auto& [token, entry] : entries_) ::epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, entry.fd, nullptr);
     auto owners = std::move(entries_);
     entries_.clear();
+    again_.clear();
 }
 
 std::size_t ReadPoller::poll_once() {
+    std::vector<Token> again;
+    again.swap(again_);
+    for (Token token : again) {  // first: they have waited a pass already
+        auto it = entries_.find(token);
+        if (it == entries_.end()) continue;
+        std::shared_ptr<PolledSocket> owner = it->second.owner;
+        owner->on_polled(true, false);
+    }
     std::array<epoll_event, kMaxPolledPerPass> events;
     const int count = ::epoll_wait(epoll_fd_, events.data(), static_cast<int>(events.size()), 0);
     if (count <= 0) return 0;

@@ -1,14 +1,16 @@
 #pragma once
 // Arena v5 sockets are read in batches: their network thread polls them on a short timer instead
 // of being woken by every Input, which a v5 client sends once per tick (bench/README.md, "Polled
-// reads for v5"). The sockets live in an epoll set of their own, level-triggered, so one
-// epoll_wait finds every socket with bytes, and no read ever re-arms anything.
+// reads for v5"). The sockets live in an epoll set of their own, edge-triggered, so one
+// epoll_wait finds every socket that got bytes since the last pass, and no read re-arms anything.
+// An owner reads until a short read; one that stops earlier (its turn is over) says again().
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 namespace hschool::server {
 
@@ -32,10 +34,12 @@ public:
     ReadPoller& operator=(const ReadPoller&) = delete;
 
     // Watches fd for reading until remove(); the owner is kept alive until then. 0 when the
-    // kernel refuses (the caller keeps its own way of reading).
+    // kernel refuses (the caller keeps its own way of reading). Bytes already there are reported.
     Token add(int fd, std::shared_ptr<PolledSocket> owner);
     // Also reports room to write, until told otherwise (a full socket waits for it).
     bool want_write(Token token, bool want);
+    // The owner left bytes unread: it is told again on the next pass, though no new bytes came.
+    void again(Token token);
     void remove(Token token);
     // The thread has stopped: drops every owner while the io_context still exists.
     void shut();
@@ -57,6 +61,7 @@ private:
     int epoll_fd_;
     boost::asio::steady_timer timer_;
     std::unordered_map<Token, Entry> entries_;
+    std::vector<Token> again_;  // told on the next pass whatever epoll says
     Token next_token_ = 1;
     bool armed_ = false;
     bool open_ = true;

@@ -242,7 +242,7 @@ private:
             if (bytes < read_buffer_.size()) return wait_readable();
         }
         // More is waiting, but other connections of the thread get a turn first.
-        if (polled()) return;  // the next pass comes back to it
+        if (polled()) return thread_.reads.again(poll_token_);  // the next pass comes back to it
         net::post(socket_.get_executor(), [self = shared_from_this()] { self->on_readable({}); });
     }
 

@@ -70,16 +70,36 @@ TEST(ReadPoller, TellsOnlyTheOwnersWhoseSocketsHaveBytes) {
     EXPECT_EQ(poller.poll_once(), 0u) << "the owner read it all";
 }
 
-TEST(ReadPoller, ASocketLeftWithBytesIsReportedAgainOnTheNextPass) {
+TEST(ReadPoller, ASocketIsToldOncePerArrivalOrWhenItsOwnerAsksAgain) {
     boost::asio::io_context ioc;
     ReadPoller poller(ioc);
     Pair a;
     auto owner = std::make_shared<Owner>(a.ours(), /*drain=*/false);
-    ASSERT_NE(poller.add(a.ours(), owner), 0u);
+    const auto token = poller.add(a.ours(), owner);
+    ASSERT_NE(token, 0u);
     a.send("x");
     poller.poll_once();
     poller.poll_once();
-    EXPECT_EQ(owner->readable_count, 2) << "level-triggered: nothing is lost by reading only part";
+    EXPECT_EQ(owner->readable_count, 1) << "edge-triggered: the same bytes are not reported twice";
+    poller.again(token);  // the owner stopped before a short read
+    poller.poll_once();
+    EXPECT_EQ(owner->readable_count, 2);
+    poller.poll_once();
+    EXPECT_EQ(owner->readable_count, 2) << "again() is for one pass";
+    a.send("y");
+    poller.poll_once();
+    EXPECT_EQ(owner->readable_count, 3) << "new bytes are a new arrival";
+}
+
+TEST(ReadPoller, BytesThereBeforeTheSocketJoinsAreReported) {
+    boost::asio::io_context ioc;
+    ReadPoller poller(ioc);
+    Pair a;
+    a.send("early");
+    auto owner = std::make_shared<Owner>(a.ours());
+    ASSERT_NE(poller.add(a.ours(), owner), 0u);
+    poller.poll_once();
+    EXPECT_EQ(owner->readable_count, 1) << "a v5 Input sent right behind the Hello is not lost";
 }
 
 TEST(ReadPoller, APeerThatClosesIsReportedReadable) {
