@@ -33,8 +33,6 @@ inline constexpr int kMaxCatchUpSteps = 5;                   // steps simulated 
 inline constexpr std::size_t kV5InputFifo = 8;
 inline constexpr std::size_t kV5QueuedFrames = 2;
 inline constexpr std::size_t kV5MaxQueuedFrames = 8;
-inline constexpr std::size_t kFrameBufferPoolBytes = 8 * 1024 * 1024;  // frame buffers kept for reuse, per thread
-inline constexpr std::size_t kMaxPooledFrameBytes = 64 * 1024;         // a larger buffer is freed, not kept
 inline constexpr int kV5NotSentLowatBytes = 16 * 1024;
 // v5 sockets are read every this often, in one batch per network thread, not on every Input;
 // a Pong waits at most this long, and a tick's Inputs still all arrive in time.

@@ -15,7 +15,6 @@
 
 #include "protocol/bytes.hpp"
 #include "protocol/errors.hpp"
-#include "server/frame_buffers.hpp"
 #include "server/ws_frame.hpp"
 
 namespace hschool::server {
@@ -30,9 +29,6 @@ public:
     WireFrame(ws::Opcode opcode, protocol::Bytes&& room_then_message)
         : wire_(std::move(room_then_message)), begin_(ws::write_header_before(opcode, wire_, ws::kServerHeaderRoom)),
           payload_at_(ws::kServerHeaderRoom) {}
-    ~WireFrame() { frame_buffers::give_back(std::move(wire_)); }
-    WireFrame(const WireFrame&) = delete;
-    WireFrame& operator=(const WireFrame&) = delete;
     protocol::ByteView wire() const { return protocol::ByteView(wire_).subspan(begin_); }
     protocol::ByteView payload() const { return protocol::ByteView(wire_).subspan(payload_at_); }
     std::size_t size() const { return wire_.size() - begin_; }
@@ -53,8 +49,7 @@ inline Frame make_frame(protocol::ByteView message, ws::Opcode opcode = ws::Opco
 // straight behind the room for its header, with no copy.
 template <class Encode>
 Frame framed_in_place(Encode&& encode) {
-    protocol::Bytes buffer = frame_buffers::take();
-    buffer.resize(ws::kServerHeaderRoom);
+    protocol::Bytes buffer(ws::kServerHeaderRoom);
     encode(buffer);
     return std::make_shared<const WireFrame>(ws::Opcode::Binary, std::move(buffer));
 }

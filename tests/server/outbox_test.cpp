@@ -164,41 +164,5 @@ TEST(Outbox, StreamFramesWaitForTheOpenAndGoWhenClosing) {
     EXPECT_FALSE(r.outbox->push_stream(frame_of(4)));
 }
 
-TEST(FrameBuffers, AFrameGivesItsBufferBackForTheNextFrameOnTheSameThread) {
-    while (frame_buffers::pooled_bytes() > 0) frame_buffers::take();  // whatever earlier tests left
-    Frame first = framed_in_place([](protocol::Bytes& out) { out.insert(out.end(), 3000, 0x5A); });
-    const std::size_t first_size = first->size();
-    EXPECT_EQ(frame_buffers::pooled_bytes(), 0u) << "still in use";
-    first.reset();
-    EXPECT_GE(frame_buffers::pooled_bytes(), 3000u) << "the written frame's memory is kept";
-    const Frame second = framed_in_place([](protocol::Bytes& out) { out.insert(out.end(), 2000, 0xA5); });
-    EXPECT_EQ(frame_buffers::pooled_bytes(), 0u) << "and taken by the next frame";
-    ASSERT_EQ(second->payload().size(), 2000u);
-    EXPECT_TRUE(std::all_of(second->payload().begin(), second->payload().end(), [](std::uint8_t b) { return b == 0xA5; }))
-        << "a reused buffer holds only the new message";
-    EXPECT_EQ(second->size(), first_size - 1000u);
-}
-
-TEST(FrameBuffers, KeepsAtMostItsBudgetAndNeverAHugeBuffer) {
-    while (frame_buffers::pooled_bytes() > 0) frame_buffers::take();
-    protocol::Bytes huge;
-    huge.reserve(kMaxPooledFrameBytes + 1);
-    frame_buffers::give_back(std::move(huge));
-    EXPECT_EQ(frame_buffers::pooled_bytes(), 0u) << "a keyframe-sized buffer is freed";
-    frame_buffers::give_back(protocol::Bytes{});
-    EXPECT_EQ(frame_buffers::pooled_bytes(), 0u) << "nothing to keep";
-    for (std::size_t i = 0; i < 2 * kFrameBufferPoolBytes / kMaxPooledFrameBytes; ++i) {
-        protocol::Bytes buffer;
-        buffer.reserve(kMaxPooledFrameBytes);
-        frame_buffers::give_back(std::move(buffer));
-    }
-    EXPECT_LE(frame_buffers::pooled_bytes(), kFrameBufferPoolBytes);
-    EXPECT_GE(frame_buffers::pooled_bytes(), kFrameBufferPoolBytes - kMaxPooledFrameBytes);
-    const protocol::Bytes taken = frame_buffers::take();
-    EXPECT_TRUE(taken.empty());
-    EXPECT_GE(taken.capacity(), kMaxPooledFrameBytes);
-    while (frame_buffers::pooled_bytes() > 0) frame_buffers::take();
-}
-
 }  // namespace
 }  // namespace hschool::server
