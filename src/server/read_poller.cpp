@@ -78,7 +78,8 @@ std::size_t ReadPoller::poll_once() {
     const int count = ::epoll_wait(epoll_fd_, events.data(), static_cast<int>(events.size()), 0);
     if (count <= 0) return 0;
     for (int i = 0; i < count; ++i) {
-        auto it = entries_.find(events[i].data.u64);
+        const Token token = events[i].data.u64;  // a copy: epoll_event is packed, the field misaligned
+        auto it = entries_.find(token);
         if (it == entries_.end()) continue;  // removed by an owner told earlier in this pass
         std::shared_ptr<PolledSocket> owner = it->second.owner;
         const std::uint32_t what = events[i].events;

@@ -869,7 +869,8 @@ TEST(WsServerReader, ControlFramesAndSeveralFramesInOnePieceOrSplitAnywhere) {
 
 TEST(WsServerReaderHostile, AMaskedFrameIsAProtocolError) {
     FrameReader reader(1 << 20, Sender::Server);
-    reader.feed(encode_client_frame(Opcode::Binary, bytes_of("masked"), {1, 2, 3, 4}));
+    const Bytes masked = encode_client_frame(Opcode::Binary, bytes_of("masked"), {1, 2, 3, 4});  // fed views must outlive next()
+    reader.feed(masked);
     const auto event = reader.next();
     ASSERT_TRUE(event.has_value());
     EXPECT_EQ(event->kind, Kind::ProtocolError);
