@@ -56,6 +56,7 @@ ServerProcess::ServerProcess(std::vector<std::string> extra_args, const Launch& 
         if (waitpid(pid_, &status, WNOHANG) == pid_) {
             pid_ = -1;
             start_exit_status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+            finish_output();
             return;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -75,6 +76,7 @@ std::optional<int> ServerProcess::stop(int signal, std::chrono::milliseconds tim
         int status = 0;
         if (waitpid(pid_, &status, WNOHANG) == pid_) {
             pid_ = -1;
+            finish_output();
             if (WIFEXITED(status)) return WEXITSTATUS(status);
             return 128 + WTERMSIG(status);
         }
@@ -83,6 +85,7 @@ std::optional<int> ServerProcess::stop(int signal, std::chrono::milliseconds tim
     kill(pid_, SIGKILL);
     waitpid(pid_, nullptr, 0);
     pid_ = -1;
+    finish_output();
     return std::nullopt;
 }
 
@@ -91,7 +94,14 @@ std::optional<int> ServerProcess::exited() {
     int status = 0;
     if (waitpid(pid_, &status, WNOHANG) != pid_) return std::nullopt;
     pid_ = -1;
+    finish_output();
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// The process is gone: what it wrote last is read to the end of the pipe before anyone looks, or a
+// test reading output() right after the exit could miss its last lines.
+void ServerProcess::finish_output() {
+    if (reader_.joinable()) reader_.join();
 }
 
 std::string ServerProcess::output() const {

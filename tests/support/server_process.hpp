@@ -46,6 +46,7 @@ public:
 
 private:
     void drain_output(int fd);
+    void finish_output();
 
     pid_t pid_ = -1;
     std::uint16_t port_ = 0;
