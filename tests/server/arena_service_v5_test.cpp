@@ -105,17 +105,24 @@ TEST(ArenaServiceV5, AFullFifoDropsItsOldestCommand) {
     EXPECT_EQ(frames[0].input_queue, kV5InputFifo - 1);
 }
 
-TEST(ArenaServiceV5, AConnectionWhoseSocketIsFullIsSkippedThenGetsOneCoalescedDelta) {
+// Two v5 players; the reader's replica holds its first Frame, and its own avatar has 8 commands to go.
+class ArenaServiceV5Skips : public ::testing::Test {
+protected:
+    void SetUp() override {
+        arena.join_v5({reader.ref, "reader"});
+        arena.join_v5({mover.ref, "mover"});
+        tick(arena);
+        for (const auto& f : frames_of(reader)) ASSERT_EQ(replica.apply(f), std::nullopt);
+        for (std::uint32_t seq = 1; seq <= 8; ++seq) arena.input({1, seq, v1::buttons::kRight});
+    }
     Metrics metrics;
-    ArenaService arena(no_obstacles(), metrics);
-    TestConnection reader(1), mover(2);
-    arena.join_v5({reader.ref, "reader"});
-    arena.join_v5({mover.ref, "mover"});
+    ArenaService arena{no_obstacles(), metrics};
+    TestConnection reader{1}, mover{2};
     sim::arena::v5::Replica replica;
-    tick(arena);
-    for (const auto& f : frames_of(reader)) ASSERT_EQ(replica.apply(f), std::nullopt);
+};
+
+TEST_F(ArenaServiceV5Skips, AConnectionWhoseSocketIsFullIsSkippedThenGetsOneCoalescedDelta) {
     reader.ref.outbox->set_socket_full(true);  // as its session says while it waits for room
-    for (std::uint32_t seq = 1; seq <= 8; ++seq) arena.input({1, seq, v1::buttons::kRight});  // its own avatar moves
     for (int i = 0; i < 8; ++i) tick(arena);  // the client does not read: two Frames queue, six ticks are skipped
     EXPECT_EQ(reader.ref.outbox->queued_deltas(), kV5QueuedFrames);
     auto queued = frames_of(reader);
@@ -131,16 +138,7 @@ TEST(ArenaServiceV5, AConnectionWhoseSocketIsFullIsSkippedThenGetsOneCoalescedDe
     EXPECT_EQ(next[0].updates[0].form, p5::form::kFields) << "7 steps of 96 quanta do not fit an i8";
 }
 
-TEST(ArenaServiceV5, AConnectionWhoseThreadIsBehindQueuesUpToTheCapBeforeItIsSkipped) {
-    Metrics metrics;
-    ArenaService arena(no_obstacles(), metrics);
-    TestConnection reader(1), mover(2);
-    arena.join_v5({reader.ref, "reader"});
-    arena.join_v5({mover.ref, "mover"});
-    sim::arena::v5::Replica replica;
-    tick(arena);
-    for (const auto& f : frames_of(reader)) ASSERT_EQ(replica.apply(f), std::nullopt);
-    for (std::uint32_t seq = 1; seq <= 8; ++seq) arena.input({1, seq, v1::buttons::kRight});
+TEST_F(ArenaServiceV5Skips, AConnectionWhoseThreadIsBehindQueuesUpToTheCapBeforeItIsSkipped) {
     // The socket has room: its thread is only late to write, so each tick still gets its Frame.
     for (std::size_t i = 0; i < kV5MaxQueuedFrames + 3; ++i) tick(arena);
     auto queued = frames_of(reader);
