@@ -226,7 +226,7 @@ private:
     // wait with one epoll_ctl where async_read_some would first try a recv that fails with EAGAIN:
     // the same kernel cost (bench/README.md), but no wasted read while a client floods.
     void wait_readable() {
-        if (polled()) return;  // the poller's level-triggered watch reports it again
+        if (polled()) return;  // the poller reports the next arrival
         socket_.async_wait(tcp::socket::wait_read, beast::bind_front_handler(&WsSession::on_readable, shared_from_this()));
     }
 
