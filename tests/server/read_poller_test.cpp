@@ -1,4 +1,4 @@
-// The v5 read poller on real sockets (socketpairs): level-triggered readiness, room to write on
+// The v5 read poller on real sockets (socketpairs): edge-triggered readiness and again(), room to write on
 // request, owners kept alive until removed, and passes on its own timer.
 #include "server/read_poller.hpp"
 
