@@ -32,7 +32,7 @@ inline constexpr int kMaxCatchUpSteps = 5;                   // steps simulated 
 // together costs less than the merge a skip would cost later.
 inline constexpr std::size_t kV5InputFifo = 8;
 inline constexpr std::size_t kV5QueuedFrames = 2;
-inline constexpr std::size_t kV5MaxQueuedFrames = 8;
+inline constexpr std::size_t kV5MaxQueuedFrames = 16;  // 800 ms at 20 Hz: a skip here costs a merge per connection
 inline constexpr int kV5NotSentLowatBytes = 16 * 1024;
 // v5 sockets are read every this often, in one batch per network thread, not on every Input;
 // a Pong waits at most this long, and a tick's Inputs still all arrive in time.
