@@ -15,12 +15,14 @@
 #include "abuse_support.hpp"
 #include "protocol/v1.hpp"
 #include "protocol/v4.hpp"
+#include "protocol/v5.hpp"
 
 namespace hschool::test::abuse {
 namespace {
 
 namespace v1 = protocol::v1;
 namespace v4 = protocol::v4;
+namespace v5 = protocol::v5;
 
 // ---- ghost sessions: the hard drop of an oversized frame finishes the session ----
 
@@ -169,6 +171,59 @@ TEST(SessionsAbuse, APeerSilentAfterHelloIsClosedWithinThePeerTimeoutWhileOneTha
     EXPECT_TRUE(uncounted) << "the silent peer is still counted in hschool_connections";
     EXPECT_FALSE(ponging_end) << "a peer that answers every ping was closed: " << describe(*ponging_end);
     EXPECT_GE(ponging->pings_received(), kMinPingsSeen);
+}
+
+// Arena v5 sockets are read by their thread's poller, outside Asio (server/read_poller.hpp): the
+// liveness timer must still close a silent one, and the poller must let go of it.
+TEST(SessionsAbuse, APolledV5PeerSilentAfterHelloIsClosedAndLeavesThePollerWhileOneSendingInputsStays) {
+    TempDir dir;
+    ServerProcess server(server_args(dir, {"--ping-interval-ms", std::to_string(kPingInterval.count()), "--peer-timeout-ms",
+                                            std::to_string(kPeerTimeout.count())}));
+    ASSERT_TRUE(server.started()) << server.output();
+    auto playing = join(server.port(), v5::encode(v5::Hello{v5::kVersion, "playing"}));
+    ASSERT_TRUE(playing);
+    const auto hello_sent = Clock::now();
+    auto silent = join(server.port(), v5::encode(v5::Hello{v5::kVersion, "silent"}));
+    ASSERT_TRUE(silent);
+    ASSERT_TRUE(eventually([&] { return series(scrape_metrics(server.port()), "hschool_polled_sockets") == 2.0; }, 5s))
+        << "both v5 sockets are polled";
+
+    std::optional<WsEnded> silent_end, playing_end;
+    std::optional<std::chrono::milliseconds> silent_after;
+    std::uint32_t seq = 0;
+    auto next_input = Clock::now();
+    while (Clock::now() < hello_sent + kPongingPeerWatch) {
+        if (!silent_end) {
+            auto event = silent->read(kPollSlice);  // Frames and pings are read, nothing is ever answered
+            if (auto* ended = std::get_if<WsEnded>(&event)) {
+                silent_end = *ended;
+                silent_after = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - hello_sent);
+            }
+        }
+        if (Clock::now() >= next_input) {  // one command per tick, as a browser sends them
+            ASSERT_TRUE(playing->send_binary(v5::encode(v5::Input{++seq, 0})));
+            next_input += 50ms;
+        }
+        auto event = playing->read(kPollSlice);
+        if (auto* ended = std::get_if<WsEnded>(&event)) {
+            playing_end = *ended;
+            break;
+        }
+    }
+
+    ASSERT_TRUE(silent_end) << "a polled peer silent for " << kPongingPeerWatch.count() << " ms is still connected";
+    EXPECT_LE(*silent_after, kPeerTimeout + kSilentCloseSlack) << describe(*silent_end);
+    EXPECT_GE(*silent_after, kPeerTimeout - kPingInterval) << "closed before the peer timeout: " << describe(*silent_end);
+    if (silent_end->how == WsEnded::How::CloseFrame) {
+        EXPECT_EQ(silent_end->code, 1008) << describe(*silent_end);
+    }
+    EXPECT_FALSE(playing_end) << "a peer sending an Input every tick was closed: " << describe(*playing_end);
+    // The silent peer answers no close frame: the server drops it within its close grace, and with
+    // it the poller's hold on the session.
+    EXPECT_TRUE(eventually([&] { return series(scrape_metrics(server.port()), "hschool_polled_sockets") == 1.0; },
+                           kServerCloseGrace + kSilentCloseSlack))
+        << "the poller still holds the silent peer";
+    EXPECT_EQ(open_connections(server.port(), "5"), 1.0);
 }
 
 // ---- a Ping before Hello ----
