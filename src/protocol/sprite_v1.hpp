@@ -64,6 +64,10 @@ enum class Error : std::uint8_t {
     BadBoolean,     // a boolean byte other than 0 or 1
     BadLayerType,   // a layer type above kMaxLayerType
     BadMouseLayer,  // (encoding only) a mouse layer byte that reads as a client message id
+    // Our compact watch stream only (hns_compact.hpp):
+    BadScale,  // a block scale outside 1..8, or a size that is not a multiple of it
+    BadZlib,   // a block that is not a valid zlib stream (header here; tags with the full check)
+    BadFlags,  // frame flags with a bit that has no meaning
 };
 const char* describe(Error error);
 const char* error_name(Error error);  // "UnknownType", … as in tests/vectors/sprite_v1.json
