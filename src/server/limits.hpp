@@ -66,6 +66,12 @@ inline constexpr std::size_t kDefaultMaxConnectionsPerIp = 256;   // a school be
 inline constexpr auto kDefaultPingInterval = std::chrono::milliseconds(15s);  // WebSocket pings after Hello
 inline constexpr auto kDefaultPeerTimeout = std::chrono::milliseconds(45s);   // silence (no pong, no frame) → 1008
 inline constexpr auto kDefaultWriteStall = std::chrono::milliseconds(10s);    // socket unwritable this long → dropped
+// A reader that has not read what was written this long ago gets no more lossy frames until it
+// catches up (delivery_window.hpp): it is skipped forward instead of reading ever older frames.
+inline constexpr auto kDefaultMaxDeliveryLag = std::chrono::milliseconds(3s);
+// A delivery window shut this long means a reader that is behind, not a Pong on its way: a spectator
+// feed resyncs it, and when the window opens the tick ring skips to its newest frame.
+inline constexpr auto kReaderLaggingAfter = std::chrono::milliseconds(250);
 // Real clients send at most 30 inputs + 1 ping a second (arena) or a few controls (schools):
 // 4× that sustained, with a burst for a tab waking from the background.
 inline constexpr BudgetLimits kDefaultInboundBudget{120, 240, 64 * 1024, 256 * 1024};

@@ -90,6 +90,7 @@ struct Metrics::Families {
     prometheus::Counter* commands_rejected = nullptr;
     prometheus::Counter* school_controls_refused = nullptr;
     prometheus::Gauge* polled_sockets = nullptr;
+    prometheus::Counter* readers_lagging = nullptr;
 };
 
 Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std::make_unique<Families>()) {
@@ -121,6 +122,10 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
     f_->accept_errors = &BuildCounter().Name("hschool_accept_errors_total").Help("Failed accept() calls (out of descriptors or buffers)").Register(*registry_).Add({});
     f_->commands_rejected = &BuildCounter().Name("hschool_commands_rejected_total").Help("Client commands refused because the loop's inbox was full").Register(*registry_).Add({});
     f_->school_controls_refused = &BuildCounter().Name("hschool_school_controls_refused_total").Help("v4 SetRunning/SetSpeed ignored in owners mode (schools-controls-need-owner): the session holds no token for the school").Register(*registry_).Add({});
+    f_->readers_lagging = &BuildCounter().Name("hschool_readers_lagging_total")
+                               .Help("Times a WebSocket's reader fell more than --max-delivery-lag-ms behind: its lossy frames waited and were skipped")
+                               .Register(*registry_)
+                               .Add({});
     f_->polled_sockets = &BuildGauge().Name("hschool_polled_sockets").Help("WebSockets read in batches by their network thread's poller (arena v5)").Register(*registry_).Add({});
     f_->closes = &BuildCounter().Name("hschool_closes_total").Help("WebSocket closes sent by the server, by close code").Register(*registry_);
     f_->http = &BuildCounter().Name("hschool_http_requests_total").Help("HTTP responses by status").Register(*registry_);
@@ -139,12 +144,12 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
     for (const char* kind : {"scripted", "external", "prompt", "manual"}) f_->hns_seats->Add({{"kind", kind}});
     f_->hns_ticks = &BuildCounter().Name("hschool_hns_ticks_total").Help("Hide-and-seek sim ticks stepped, all matches").Register(*registry_).Add({});
     f_->hns_frame_bytes.emplace(BuildCounter().Name("hschool_hns_frame_bytes_total").Help("Hide-and-seek frame bytes sent, by stream").Register(*registry_),
-                                "stream", std::initializer_list<const char*>{"player", "global", "reward", "replay"});
+                                "stream", std::initializer_list<const char*>{"player", "global", "reward", "replay", "global_compact", "replay_compact"});
     auto& encodes = BuildCounter().Name("hschool_hns_spectator_encodes_total").Help("Spectator frames encoded, all matches: shared diffs and keyframes").Register(*registry_);
     f_->hns_spectator_deltas = &encodes.Add({{"kind", "delta"}});
     f_->hns_spectator_keyframes = &encodes.Add({{"kind", "keyframe"}});
     f_->hns_viewer_resyncs.emplace(BuildCounter().Name("hschool_hns_viewer_resyncs_total").Help("Viewers that fell behind: backlog dropped, keyframe once drained").Register(*registry_),
-                                   "stream", std::initializer_list<const char*>{"global", "replay"});
+                                   "stream", std::initializer_list<const char*>{"global", "replay", "global_compact", "replay_compact"});
     f_->hns_decision_latency = &BuildHistogram().Name("hschool_hns_decision_latency_seconds").Help("From a decision frame to the seat's counting reply (or the deadline)")
                                     .Register(*registry_)
                                     .Add({}, Histogram::BucketBoundaries{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16});
@@ -163,6 +168,7 @@ void Metrics::connection_promoted(WireVersion to) {
     f_->connections[slot(WireVersion::None)]->Decrement();
     f_->connections[slot(to)]->Increment();
 }
+void Metrics::reader_lagging() { f_->readers_lagging->Increment(); }
 void Metrics::polled_socket(bool added) { added ? f_->polled_sockets->Increment() : f_->polled_sockets->Decrement(); }
 void Metrics::frames_in(WireVersion v, std::size_t frames, std::size_t bytes) {
     if (frames == 0) return;

@@ -28,6 +28,7 @@ public:
     void connection_closed(WireVersion v);
     void connection_promoted(WireVersion to);  // None → the Hello's version
     void polled_socket(bool added);            // a v5 socket joined or left its thread's read poller
+    void reader_lagging();                     // a WebSocket's delivery window shut: its reader fell behind
     void frames_in(WireVersion v, std::size_t frames, std::size_t bytes);  // a read's worth at once
     void frames_out(WireVersion v, std::size_t frames, std::size_t bytes);  // one call per write
     void frames_dropped(WireVersion v, std::size_t count);

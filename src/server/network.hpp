@@ -35,6 +35,7 @@ struct NetworkConfig {
     std::chrono::milliseconds ping_interval = kDefaultPingInterval;
     std::chrono::milliseconds peer_timeout = kDefaultPeerTimeout;       // nothing received for this long → close
     std::chrono::milliseconds write_stall = kDefaultWriteStall;         // socket unwritable for this long → drop
+    std::chrono::milliseconds max_delivery_lag = kDefaultMaxDeliveryLag;  // reader this far behind → lossy frames wait (0: off)
     BudgetLimits inbound_budget = kDefaultInboundBudget;
 };
 

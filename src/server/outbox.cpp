@@ -94,6 +94,17 @@ std::size_t Outbox::clear_stream() {
     return dropped.size();
 }
 
+std::size_t Outbox::keep_newest_tick() {
+    std::deque<Frame> dropped;  // released outside the lock
+    {
+        std::lock_guard lock(mutex_);
+        if (ticks_.size() <= 1) return 0;
+        dropped.assign(std::make_move_iterator(ticks_.begin()), std::make_move_iterator(ticks_.end() - 1));
+        ticks_.erase(ticks_.begin(), ticks_.end() - 1);
+    }
+    return dropped.size();
+}
+
 void Outbox::request_close(CloseRequest request) {
     std::unique_lock lock(mutex_);
     if (close_) return;
@@ -109,7 +120,7 @@ bool Outbox::close_requested() const {
     return close_.has_value();
 }
 
-Outbox::Next Outbox::next() {
+Outbox::Next Outbox::next(bool lossy_allowed) {
     std::lock_guard lock(mutex_);
     if (close_) {
         control_.clear();
@@ -130,23 +141,15 @@ Outbox::Next Outbox::next() {
         reliable_bytes_ -= frame->size();
         return {std::move(frame), std::nullopt};
     }
-    if (welcomed_ && !stream_.empty()) {
-        Frame frame = std::move(stream_.front());
-        stream_.pop_front();
-        return {std::move(frame), std::nullopt};
+    const bool lossy_waiting = (welcomed_ && !stream_.empty()) || !deltas_.empty() || !ticks_.empty();
+    if (!lossy_allowed || !lossy_waiting) {
+        writer_busy_ = false;  // the next push wakes the writer, which asks again
+        return {nullptr, std::nullopt, false, lossy_waiting};
     }
-    if (!deltas_.empty()) {
-        Frame frame = std::move(deltas_.front());
-        deltas_.pop_front();
-        return {std::move(frame), std::nullopt};
-    }
-    if (!ticks_.empty()) {
-        Frame frame = std::move(ticks_.front());
-        ticks_.pop_front();
-        return {std::move(frame), std::nullopt};
-    }
-    writer_busy_ = false;
-    return {};
+    std::deque<Frame>& lane = welcomed_ && !stream_.empty() ? stream_ : !deltas_.empty() ? deltas_ : ticks_;
+    Frame frame = std::move(lane.front());
+    lane.pop_front();
+    return {std::move(frame), std::nullopt, true, false};
 }
 
 std::size_t Outbox::queued_ticks() const {

@@ -84,15 +84,21 @@ public:
     bool push_delta(Frame frame);
     // Drops the stream frames the writer has not taken yet; returns how many.
     std::size_t clear_stream();
+    // Drops every waiting tick frame but the newest (a reader that was behind skips to it); returns how many.
+    std::size_t keep_newest_tick();
     // Asks the session to close after what is already being written; first request wins.
     void request_close(CloseRequest request);
 
     struct Next {
         Frame frame;                        // set when there is a frame to write
         std::optional<CloseRequest> close;  // set when the session should close now
+        bool lossy = false;                 // the frame is a tick, stream or delta frame
+        bool held_back = false;             // nothing to write, but lossy frames wait for the reader
     };
     // The writer's next step; when it returns neither, the writer is idle until the next wake.
-    Next next();
+    // Without `lossy_allowed` (the reader lags, delivery_window.hpp) only control and reliable
+    // frames come out; tick, stream and delta frames wait, and the ring and the senders skip them.
+    Next next(bool lossy_allowed = true);
 
     bool close_requested() const;
     std::size_t queued_ticks() const;
@@ -103,6 +109,9 @@ public:
     // the thread (a v5 connection is then skipped sooner, skip_v5_frame).
     void set_socket_full(bool full) { socket_full_.store(full, std::memory_order_relaxed); }
     bool socket_full() const { return socket_full_.load(std::memory_order_relaxed); }
+    // Set by the session while its delivery window is shut: a spectator feed resyncs such a reader.
+    void set_reader_lagging(bool lagging) { reader_lagging_.store(lagging, std::memory_order_relaxed); }
+    bool reader_lagging() const { return reader_lagging_.load(std::memory_order_relaxed); }
 
 private:
     void wake_if_idle(std::unique_lock<std::mutex>& lock);
@@ -119,6 +128,7 @@ private:
     std::deque<Frame> deltas_;
     std::optional<CloseRequest> close_;
     std::atomic<bool> socket_full_{false};
+    std::atomic<bool> reader_lagging_{false};
 };
 
 }  // namespace hschool::server

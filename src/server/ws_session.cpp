@@ -19,6 +19,7 @@
 
 #include "protocol/v1.hpp"
 #include "server/hns/peer.hpp"
+#include "server/delivery_window.hpp"
 #include "server/game_loop.hpp"
 #include "server/limits.hpp"
 #include "server/metrics.hpp"
@@ -81,6 +82,10 @@ public:
         return outbox->push_stream(std::move(handle));
     }
     std::size_t shared_backlog() const override { return backlog_->load(); }
+    bool reader_lagging() const override {
+        auto outbox = outbox_.lock();
+        return outbox && outbox->reader_lagging();
+    }
     void drop_shared_backlog() override {
         if (auto outbox = outbox_.lock()) outbox->clear_stream();
     }
@@ -117,6 +122,7 @@ public:
           id_(shared.next_connection.fetch_add(1)),
           reader_(protocol::v1::kMaxInboundFrameBytes),  // the larger limit until Hello says which
           budget_(shared.config.inbound_budget, SteadyClock::now()),
+          window_(shared.config.max_delivery_lag),
           slot_(std::move(slot)),
           sink_(std::move(sink)),
           rights_(std::move(rights)) {}
@@ -318,6 +324,7 @@ private:
                 return;
             case Kind::Pong:
                 within_budget();
+                if (window_.on_pong(event.payload, last_received_)) on_reader_progress();
                 return;
             case Kind::Close:
                 peer_closed_ = true;
@@ -402,19 +409,65 @@ private:
 
     // Takes what the outbox holds into the batch; false when there is nothing to write.
     bool gather() {
+        const auto now = SteadyClock::now();
+        note_window(now);
+        const std::size_t room = window_.room(now);
         std::size_t bytes = 0;
         for (const auto& frame : batch_) bytes += frame->size();
+        std::size_t lossy = 0;
+        held_back_ = false;
         while (!close_sent_ && batch_.size() < kMaxFramesPerWrite && bytes < kMaxBytesPerWrite) {
-            auto next = outbox_->next();
+            auto next = outbox_->next(lossy < room);
             if (next.close) {
                 queue_close(*next.close);
                 break;
             }
-            if (!next.frame) break;
+            if (!next.frame) {
+                held_back_ = next.held_back;
+                break;
+            }
+            lossy += next.lossy ? 1 : 0;
             bytes += next.frame->size();
             batch_.push_back(std::move(next.frame));
         }
+        // Behind lossy frames, now and then, a Ping whose Pong will say the reader has read them.
+        if (lossy > 0 && !close_sent_) {
+            if (auto payload = window_.wrote(lossy, now)) batch_.push_back(make_frame(*payload, ws::Opcode::Ping));
+            note_window(now);
+        }
+        if (held_back_) arm_stall_timer();  // a reader that never catches up is dropped like a full socket
         return !batch_.empty();
+    }
+
+    // The delivery window's state as the outbox and the feeds see it. Shut, lossy frames wait and
+    // v5's skip rule treats the reader as a full socket; shut for long enough, a spectator feed
+    // resyncs it; opened again after that, the tick ring keeps only its newest frame.
+    void note_window(SteadyClock::time_point now) {
+        const bool open = window_.open(now);
+        if (!open && !window_shut_) {
+            window_shut_ = true;
+            shut_since_ = now;
+        } else if (open && window_shut_) {
+            window_shut_ = false;
+            held_back_ = false;
+            if (now - shut_since_ >= kReaderLaggingAfter) shared_.metrics.frames_dropped(version_, outbox_->keep_newest_tick());
+        }
+        const bool lagging = window_shut_ && now - shut_since_ >= kReaderLaggingAfter;
+        if (lagging != reader_lagging_) {
+            reader_lagging_ = lagging;
+            outbox_->set_reader_lagging(lagging);
+            if (lagging) shared_.metrics.reader_lagging();
+        }
+        if (outbox_->socket_full() != (write_waiting_ || window_shut_)) outbox_->set_socket_full(write_waiting_ || window_shut_);
+    }
+
+    // A Pong said the reader has read what was written before its Ping: it is not stalled, and
+    // frames held back for it may go if the window has room again.
+    void on_reader_progress() {
+        last_write_progress_ = last_received_;
+        if (!window_shut_ || !window_.open(last_received_)) return;
+        note_window(last_received_);
+        replied_ = true;  // the writer goes on at the end of this read
     }
 
     void queue_close(CloseRequest request) {
@@ -429,7 +482,7 @@ private:
 
     // One sendmsg for the whole batch; true when all of it went and the caller may gather more.
     bool write_batch() {
-        std::array<net::const_buffer, kMaxFramesPerWrite + 1> buffers;
+        std::array<net::const_buffer, kMaxFramesPerWrite + 2> buffers;  // + our Close, + an ack Ping
         std::size_t count = 0;
         for (const auto& frame : batch_) {
             const auto wire = frame->wire();
@@ -444,7 +497,7 @@ private:
             finish("write failed");
             return false;
         }
-        if (written > 0) last_write_progress_ = SteadyClock::now();
+        if (written > 0 && !window_shut_) last_write_progress_ = SteadyClock::now();  // a lagging reader shows progress by its Pongs
         consume_written(written);
         if (state_ == State::Finished) return false;
         if (!batch_.empty()) {
@@ -453,7 +506,7 @@ private:
             wait_writable();
             return false;
         }
-        if (stall_timer_armed_) {  // the socket took everything: it is not stuck
+        if (stall_timer_armed_ && !held_back_) {  // the socket took everything: it is not stuck
             stall_timer_armed_ = false;
             stall_timer_.cancel();
         }
@@ -474,7 +527,7 @@ private:
     }
 
     void on_stall_timer() {
-        if (state_ == State::Finished || !write_waiting_) return;
+        if (state_ == State::Finished || (!write_waiting_ && !held_back_)) return;
         const auto idle = SteadyClock::now() - last_write_progress_;
         if (idle < shared_.config.write_stall) {  // it took some bytes meanwhile: look again later
             stall_timer_armed_ = true;
@@ -488,7 +541,8 @@ private:
         }
         shared_.metrics.peer_timeout("write_stall");
         if (const auto skipped = shared_.timeout_log.allow(SteadyClock::now()))
-            spdlog::info("event=ws_write_stall connection={} similar_events_not_logged={}", id_, *skipped);
+            spdlog::info("event=ws_write_stall connection={} waiting={} similar_events_not_logged={}", id_,
+                         write_waiting_ ? "socket" : "reader", *skipped);
         finish("peer stopped reading");
     }
 
@@ -525,7 +579,7 @@ private:
 
     void on_writable(beast::error_code wait_ec) {
         write_waiting_ = false;
-        outbox_->set_socket_full(false);
+        outbox_->set_socket_full(window_shut_);
         if (state_ == State::Finished) return;
         if (wait_ec) return finish("socket failed while waiting to write");
         if (write_batch()) flush();
@@ -594,7 +648,7 @@ private:
 
     std::size_t write_some(std::span<const net::const_buffer> buffers, beast::error_code& ec) {
         if (!polled()) return socket_.write_some(buffers, ec);
-        std::array<iovec, kMaxFramesPerWrite + 1> iov{};
+        std::array<iovec, kMaxFramesPerWrite + 2> iov{};
         const std::size_t count = std::min(buffers.size(), iov.size());
         for (std::size_t i = 0; i < count; ++i) iov[i] = {const_cast<void*>(buffers[i].data()), buffers[i].size()};
         msghdr message{};
@@ -651,6 +705,7 @@ private:
     WireVersion version_ = WireVersion::None;
     ws::FrameReader reader_;
     InboundBudget budget_;
+    DeliveryWindow window_;  // how far behind the reader is, by its Pongs
     ConnectionLimiter::Slot slot_;
     std::shared_ptr<hns::PeerSink> sink_;  // a hide-and-seek socket's match (or replay viewer)
     const SchoolRights rights_;            // v4: the schools this session may pause or speed up
@@ -669,6 +724,10 @@ private:
     bool write_waiting_ = false;
     bool close_timer_armed_ = false;
     bool stall_timer_armed_ = false;
+    bool window_shut_ = false;     // the reader is behind: lossy frames wait
+    bool reader_lagging_ = false;  // shut for kReaderLaggingAfter: the feeds resync it
+    SteadyClock::time_point shut_since_{};
+    bool held_back_ = false;       // lossy frames are waiting for the reader (the stall timer runs)
     // The close handshake, as facts: ours queued, ours written (and our side shut), the peer's seen.
     bool close_sent_ = false;
     bool close_written_ = false;

@@ -4,6 +4,7 @@
 
 #include "protocol/sprite_pixels.hpp"
 #include "protocol/sprite_v1.hpp"
+#include "sprite_vector_fields.hpp"
 #include "vectors.hpp"
 
 namespace hschool {
@@ -12,28 +13,9 @@ namespace {
 using boost::json::object;
 namespace sv = protocol::sprite_v1;
 using protocol::Bytes;
-
-template <class T>
-T num(const object& o, const char* key) {
-    return static_cast<T>(o.at(key).to_number<std::int64_t>());
-}
-std::string str(const object& o, const char* key) { return std::string(o.at(key).as_string()); }
-
-sv::ServerMessage server_message(const std::string& type, const object& f) {
-    if (type == "DefineSprite")
-        return sv::DefineSprite{num<std::uint16_t>(f, "spriteId"), num<std::uint16_t>(f, "width"),
-                                num<std::uint16_t>(f, "height"), test::from_hex(str(f, "compressed")), str(f, "label")};
-    if (type == "DefineObject")
-        return sv::DefineObject{num<std::uint16_t>(f, "objectId"), num<std::int16_t>(f, "x"), num<std::int16_t>(f, "y"),
-                                num<std::int16_t>(f, "z"), num<std::uint8_t>(f, "layer"), num<std::uint16_t>(f, "spriteId")};
-    if (type == "DeleteObject") return sv::DeleteObject{num<std::uint16_t>(f, "objectId")};
-    if (type == "ClearObjects") return sv::ClearObjects{};
-    if (type == "SetViewport")
-        return sv::SetViewport{num<std::uint8_t>(f, "layer"), num<std::uint16_t>(f, "width"), num<std::uint16_t>(f, "height")};
-    if (type == "DefineLayer")
-        return sv::DefineLayer{num<std::uint8_t>(f, "layer"), num<std::uint8_t>(f, "type"), num<std::uint8_t>(f, "flags")};
-    throw std::runtime_error("unknown Sprite v1 server type " + type);
-}
+using test::num;
+using test::server_message;
+using test::str;
 
 sv::ClientMessage client_message(const std::string& type, const object& f) {
     if (type == "InputText") return sv::InputText{str(f, "text")};

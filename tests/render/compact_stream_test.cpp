@@ -13,7 +13,7 @@
 #include "render/hns/scene.hpp"
 #include "render_test_support.hpp"
 #include "sim/hns/match.hpp"
-#include "sprite_board.hpp"
+#include "../support/sprite_board.hpp"
 
 namespace {
 

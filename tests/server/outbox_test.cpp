@@ -164,5 +164,62 @@ TEST(Outbox, StreamFramesWaitForTheOpenAndGoWhenClosing) {
     EXPECT_FALSE(r.outbox->push_stream(frame_of(4)));
 }
 
+TEST(Outbox, ALaggingReaderGetsControlAndReliableFramesWhileLossyOnesWait) {
+    Recorder r;
+    r.outbox->push_welcome(frame_of(1));
+    r.outbox->push_tick(frame_of(10));
+    r.outbox->push_stream(frame_of(20));
+    r.outbox->push_control(frame_of(30));
+    r.outbox->push_reliable(frame_of(2));
+    // The delivery window is shut: Pings, Pongs and reliable frames still go, and the writer learns
+    // that lossy frames wait rather than that there is nothing.
+    std::vector<std::uint8_t> tags;
+    while (true) {
+        auto next = r.outbox->next(false);
+        if (!next.frame) {
+            EXPECT_TRUE(next.held_back);
+            break;
+        }
+        EXPECT_FALSE(next.lossy);
+        tags.push_back(next.frame->payload()[0]);
+    }
+    EXPECT_EQ(tags, (std::vector<std::uint8_t>{30, 1, 2}));
+    // Ticks keep arriving meanwhile: the ring still drops the oldest, and each push wakes the idle writer.
+    const int wakes = r.wakes;
+    std::size_t dropped = 0;
+    for (int i = 0; i < static_cast<int>(kTickFrameRing); ++i) dropped += r.outbox->push_tick(frame_of(static_cast<std::uint8_t>(40 + i)));
+    EXPECT_EQ(dropped, 1u);
+    EXPECT_GT(r.wakes, wakes);
+    // The reader caught up: the stream frame, then the newest ticks, all marked lossy.
+    auto first = r.outbox->next(true);
+    ASSERT_TRUE(first.frame);
+    EXPECT_TRUE(first.lossy);
+    EXPECT_EQ(first.frame->payload()[0], 20);
+    const auto rest = r.drain();
+    ASSERT_EQ(rest.size(), kTickFrameRing);
+    EXPECT_EQ(rest.front(), 40);
+    EXPECT_FALSE(r.outbox->next(false).held_back);  // nothing waits any more
+}
+
+TEST(Outbox, AReaderThatWasBehindSkipsToTheNewestTick) {
+    Recorder r;
+    r.outbox->push_welcome(frame_of(1));
+    EXPECT_EQ(r.drain(), (std::vector<std::uint8_t>{1}));
+    EXPECT_EQ(r.outbox->keep_newest_tick(), 0u);
+    for (std::uint8_t i = 10; i < 20; ++i) r.outbox->push_tick(frame_of(i));
+    r.outbox->push_reliable(frame_of(2));
+    EXPECT_EQ(r.outbox->keep_newest_tick(), 9u);
+    EXPECT_EQ(r.drain(), (std::vector<std::uint8_t>{2, 19}));  // reliable frames are never skipped
+}
+
+TEST(Outbox, TheReaderLaggingFlagIsWhatTheSessionSets) {
+    Recorder r;
+    EXPECT_FALSE(r.outbox->reader_lagging());
+    r.outbox->set_reader_lagging(true);
+    EXPECT_TRUE(r.outbox->reader_lagging());
+    r.outbox->set_reader_lagging(false);
+    EXPECT_FALSE(r.outbox->reader_lagging());
+}
+
 }  // namespace
 }  // namespace hschool::server

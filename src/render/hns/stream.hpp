@@ -27,6 +27,9 @@ public:
     void set_sprites_off(bool on) { sprites_off_ = on; }
     bool sprites_off() const { return sprites_off_; }
     bool started() const { return started_; }
+    // The socket's picture came whole from a shared keyframe of another encoder (the compact
+    // stream): from now on it needs no header of its own.
+    void mark_started() { started_ = true; }
 
     // This viewer's frame for the scene; updates what the viewer is known to hold.
     Frame next(const Scene& scene);

@@ -154,4 +154,11 @@ std::variant<std::monostate, Rejection> admit_viewer(const QueryParams& query) {
     return std::monostate{};
 }
 
+std::variant<ViewerStream, Rejection> viewer_stream(const QueryParams& query) {
+    const std::string stream = query.get(kStreamParam);
+    if (stream.empty() || stream == "sprite") return ViewerStream::Sprite;
+    if (stream == "compact") return ViewerStream::Compact;
+    return Rejection{400, kUnknownStreamText};
+}
+
 }  // namespace hschool::server::hns

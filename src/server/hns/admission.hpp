@@ -84,4 +84,11 @@ bool roster_has_tokens(const Roster& roster);
 // /global, /admin (and live /replay): 403 when any of name, slot, token is non-empty.
 std::variant<std::monostate, Rejection> admit_viewer(const QueryParams& query);
 
+// Which stream a viewer socket (/global, /admin, /replay) asked for (issue 31): the contract's
+// Sprite v1 unless `stream=compact`, our browser's compact stream; any other value is 400.
+enum class ViewerStream { Sprite, Compact };
+inline constexpr const char* kStreamParam = "stream";
+inline constexpr const char* kUnknownStreamText = "unknown stream\n";
+std::variant<ViewerStream, Rejection> viewer_stream(const QueryParams& query);
+
 }  // namespace hschool::server::hns

@@ -13,12 +13,14 @@ public:
     // A seat's policy kind changed ("" for none: seated, or gone).
     virtual void seat_kind(const char* from, const char* to) = 0;
     virtual void ticks(std::size_t count) = 0;
-    // Bytes of one stream kind sent in a frame: "player", "global", "reward", "replay".
+    // Bytes of one stream kind sent in a frame: "player", "global", "reward", "replay", and our
+    // browser's compact streams "global_compact", "replay_compact".
     virtual void frame_bytes(const char* stream, std::size_t bytes) = 0;
     // Spectator frames encoded for one match's tick: shared diffs and keyframes (issue 19: one
     // diff per tick however many spectators watch).
     virtual void spectator_encodes(std::size_t deltas, std::size_t keyframes) = 0;
-    // Viewers whose backlog was dropped for a keyframe: "global" (live spectators), "replay".
+    // Viewers whose backlog was dropped for a keyframe: "global" (live spectators), "replay",
+    // "global_compact", "replay_compact".
     virtual void viewer_resyncs(const char* stream, std::size_t count) = 0;
     virtual void decision_latency(double seconds) = 0;
     // A seat's attempt failed or it played burrow: "timeout", "parse_error", "transport_error",

@@ -287,6 +287,9 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit(std::string_vie
     if (path == "/replay" && replay_mode()) return admit_loaded_replay(*query, address);
     if (path == "/replay") {
         if (auto refused = admit_viewer(*query); auto* r = std::get_if<Rejection>(&refused)) return *r;
+        const auto stream = viewer_stream(*query);
+        if (auto* r = std::get_if<Rejection>(&stream)) return *r;
+        const bool compact = std::get<ViewerStream>(stream) == ViewerStream::Compact;
         if (!query->has("match")) return Rejection{400, "missing match\n"};
         if (!archive_) return Rejection{404, "replay is not available\n"};
         auto file = archive_->replay_file(id);  // the row and the file's size: the file is read later
@@ -296,11 +299,11 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit(std::string_vie
         static constexpr BudgetAnswers kReplayViewers{"replay_viewers", "too many replay viewers\n", "replay_viewers_per_address",
                                                       "too many replay viewers from this address\n", kBudgetRetryAfterSeconds};
         if (auto refused = refusal_of(replay_limiter_.try_admit(address, slot), kReplayViewers, metrics_)) return *refused;
-        auto open = [this, id]() -> std::variant<Rejection, std::shared_ptr<PeerSink>> {
+        auto open = [this, id, compact]() -> std::variant<Rejection, std::shared_ptr<PeerSink>> {
             auto bytes = archive_->replay(id);
             if (!bytes) return Rejection{503, "replay could not be read\n"};
             if (!*bytes) return Rejection{404, "no finished match " + id + "\n"};
-            return open_replay_viewer(std::move(**bytes), metrics_, replay_viewers_, replay_pool_);
+            return open_replay_viewer(std::move(**bytes), metrics_, replay_viewers_, replay_pool_, compact);
         };
         return std::shared_ptr<PeerSink>(std::make_shared<DeferredReplaySink>(
             std::move(open), [this](std::function<void()> job) { return submit(std::move(job)); }, std::move(slot)));
@@ -318,6 +321,9 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit(std::string_vie
 
 std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit_loaded_replay(const QueryParams& query, const std::string& address) {
     if (auto refused = admit_viewer(query); auto* r = std::get_if<Rejection>(&refused)) return *r;
+    const auto stream = viewer_stream(query);
+    if (auto* r = std::get_if<Rejection>(&stream)) return *r;
+    const bool compact = std::get<ViewerStream>(stream) == ViewerStream::Compact;
     // Spec §2.1: ?uri= selects the replay; here only the one loaded at start can be selected.
     if (query.has("uri")) {
         const std::string uri = query.get("uri");
@@ -329,8 +335,8 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit_loaded_replay(c
                                                   "too many replay viewers from this address\n", kBudgetRetryAfterSeconds};
     if (auto refused = refusal_of(replay_limiter_.try_admit(address, slot), kReplayViewers, metrics_)) return *refused;
     // The copy (up to 64 MiB) and the parse happen on the worker; viewers of it share one parse.
-    auto open = [this, bytes = options_.replay_bytes]() -> std::variant<Rejection, std::shared_ptr<PeerSink>> {
-        return open_replay_viewer(*bytes, metrics_, replay_viewers_, replay_pool_);
+    auto open = [this, bytes = options_.replay_bytes, compact]() -> std::variant<Rejection, std::shared_ptr<PeerSink>> {
+        return open_replay_viewer(*bytes, metrics_, replay_viewers_, replay_pool_, compact);
     };
     return std::shared_ptr<PeerSink>(std::make_shared<DeferredReplaySink>(
         std::move(open), [this](std::function<void()> job) { return submit(std::move(job)); }, std::move(slot)));

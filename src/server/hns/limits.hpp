@@ -31,6 +31,9 @@ inline constexpr std::size_t kSpectatorBacklogBytes = 4 * 1024 * 1024;
 // A /replay viewer's own stream (not shared): smaller, so 64 slow viewers hold ≤ 128 MiB; still
 // above a keyframe.
 inline constexpr std::size_t kReplayBacklogBytes = 2 * 1024 * 1024;
+// A compact-stream viewer's queued bytes before it is resynced (live or /replay): about ten seconds
+// of a default match's compact stream, and above its keyframe (issue 31).
+inline constexpr std::size_t kCompactBacklogBytes = 256 * 1024;
 inline constexpr std::size_t kMaxQueuedReplayKeys = 64;  // key texts one /replay viewer may have waiting; more → 1008
 inline constexpr int kMatchNice = 0;                      // live matches: as the loop, before the network threads' bulk
 inline constexpr int kReplayViewerNice = 10;             // replay threads yield to matches and the network threads

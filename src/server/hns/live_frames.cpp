@@ -74,7 +74,7 @@ void send_frames(MatchRuntime& rt, HnsMetrics& metrics) {
                                                       : render::hns::player_scene(rt.sim, index), traffic);
             break;
         }
-        case Endpoint::Global: spectators.push_back({id, socket.peer.get(), &socket.stream}); break;
+        case Endpoint::Global: spectators.push_back({id, socket.peer.get(), &socket.stream, socket.compact}); break;
         case Endpoint::Reward:
             if (!rewards) rewards = reward_lines(rt);
             reward_bytes += rewards->size();
@@ -86,10 +86,13 @@ void send_frames(MatchRuntime& rt, HnsMetrics& metrics) {
     if (spectators.empty()) {
         rt.spectators.forget_all();
     } else {
-        const SpectatorTick tick = rt.spectators.send(render::hns::global_scene(rt.sim), spectators);
+        const SpectatorTick tick =
+            rt.spectators.send(render::hns::global_scene(rt.sim), spectators, static_cast<std::uint32_t>(rt.sim.tick_count()));
         global_bytes = tick.bytes;
         metrics.spectator_encodes(tick.deltas, tick.keyframes);
         if (tick.resyncs) metrics.viewer_resyncs("global", tick.resyncs);
+        if (tick.compact_resyncs) metrics.viewer_resyncs("global_compact", tick.compact_resyncs);
+        if (tick.compact_bytes) metrics.frame_bytes("global_compact", tick.compact_bytes);
     }
     if (player_bytes) metrics.frame_bytes("player", player_bytes);
     if (global_bytes) metrics.frame_bytes("global", global_bytes);

@@ -23,8 +23,8 @@ namespace sv = protocol::sprite_v1;
 
 class LiveMatch::Sink final : public PeerSink {
 public:
-    Sink(std::weak_ptr<LiveMatch> match, int socket, Endpoint endpoint, bool controls)
-        : match_(std::move(match)), socket_(socket), endpoint_(endpoint), controls_(controls) {}
+    Sink(std::weak_ptr<LiveMatch> match, int socket, Endpoint endpoint, bool controls, bool compact = false)
+        : match_(std::move(match)), socket_(socket), endpoint_(endpoint), controls_(controls), compact_(compact) {}
     // A viewer's place in the match's viewer budget, given back when the socket ends.
     void hold(std::shared_ptr<ConnectionLimiter> limiter, ConnectionLimiter::Slot slot) {
         limiter_ = std::move(limiter);
@@ -37,6 +37,7 @@ public:
         e.kind = MatchEvent::Kind::Attach;
         e.endpoint = endpoint_;
         e.controls = controls_;
+        e.compact = compact_;
         e.peer = std::move(peer);
         post(std::move(e));
     }
@@ -105,6 +106,7 @@ private:
     const int socket_;
     const Endpoint endpoint_;
     const bool controls_;
+    const bool compact_;  // a spectator that asked for the compact stream
     std::weak_ptr<Peer> peer_;
     std::atomic<bool> closed_{false};
     std::uint64_t debug_frame_ = 0;  // network thread only
@@ -190,15 +192,19 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> LiveMatch::admit(Endpoint end
     std::lock_guard lock(mutex_);
     if (ended_ || stop_requested_) return Rejection{409, "match is over\n"};
     if (endpoint != Endpoint::Player) {
+        bool compact = false;
         if (endpoint == Endpoint::Global) {
             if (auto refused = admit_viewer(query); auto* r = std::get_if<Rejection>(&refused)) return *r;
+            const auto stream = viewer_stream(query);
+            if (auto* r = std::get_if<Rejection>(&stream)) return *r;
+            compact = std::get<ViewerStream>(stream) == ViewerStream::Compact;
         }
         ConnectionLimiter::Slot slot;
         static constexpr BudgetAnswers kViewers{"viewers_per_match", "this match has as many viewers as it can take\n",
                                                 "viewers_per_address", "too many viewers of this match from this address\n",
                                                 kViewerRetryAfterSeconds};
         if (auto refused = refusal_of(viewer_limiter_->try_admit(address, slot), kViewers, metrics_)) return *refused;
-        auto sink = std::make_shared<Sink>(weak_from_this(), next_socket_++, endpoint, controls);
+        auto sink = std::make_shared<Sink>(weak_from_this(), next_socket_++, endpoint, controls, compact);
         sink->hold(viewer_limiter_, std::move(slot));
         return std::shared_ptr<PeerSink>(std::move(sink));
     }

@@ -40,6 +40,7 @@ struct MatchEvent {
     int slot = -1;                         // Join: the requested slot, -1 auto
     int replaces = 0;                      // Join: the socket of the same seat this one takes over from
     bool controls = false;                 // Attach: a /global socket whose speed keys count
+    bool compact = false;                  // Attach: a /global socket that asked for the compact stream
     std::uint8_t mask = 0;                 // Mask
     SteadyClock::time_point at{};          // Text: arrival, for the decision deadline
 };
@@ -55,6 +56,7 @@ struct SocketState {
     Endpoint endpoint = Endpoint::Player;
     std::shared_ptr<Peer> peer;
     bool controls = false;  // Global sockets: may change the speed (open mode, or the owner's token)
+    bool compact = false;   // Global sockets: the compact stream (issue 31)
     // Player sockets:
     std::string identity;
     int requested_slot = -1;

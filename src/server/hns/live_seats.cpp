@@ -301,6 +301,7 @@ void handle_event(MatchRuntime& rt, MatchEvent& e, HnsMetrics& metrics) {
         SocketState& s = rt.sockets[e.socket];
         s.endpoint = e.endpoint;
         s.controls = e.controls;
+        s.compact = e.compact;
         s.peer = std::move(e.peer);
         return;
     }

@@ -59,6 +59,10 @@ public:
     virtual std::size_t shared_backlog() const = 0;
     // Forgets the queued shared messages the writer has not started; what is being written still goes.
     virtual void drop_shared_backlog() = 0;
+    // The reader has not yet acknowledged what was written to it a while ago (the transport's
+    // delivery window is shut, issue 31): its kernel buffers hide a backlog the lane cannot see, so
+    // a viewer is resynced instead of being fed more.
+    virtual bool reader_lagging() const { return false; }
 };
 
 // The match side, called on the socket's network thread.

@@ -9,6 +9,7 @@
 
 #include "protocol/sprite_v1.hpp"
 #include "render/hns/chrome.hpp"
+#include "render/hns/compact_stream.hpp"
 #include "render/hns/stream.hpp"
 #include "server/hns/limits.hpp"
 #include "server/hns/pacing.hpp"
@@ -27,8 +28,9 @@ namespace {
 class ReplayViewer final : public PeerSink, public ReplayPool::Job, public std::enable_shared_from_this<ReplayViewer> {
 public:
     ReplayViewer(std::shared_ptr<const WatchedReplay> replay, HnsMetrics& metrics, std::shared_ptr<std::atomic<int>> viewers,
-                 ReplayPool& pool)
-        : replay_(std::move(replay)), metrics_(metrics), viewers_(std::move(viewers)), pool_(pool), seeker_(replay_->keyframes) {
+                 ReplayPool& pool, bool compact)
+        : replay_(std::move(replay)), metrics_(metrics), viewers_(std::move(viewers)), pool_(pool), seeker_(replay_->keyframes),
+          compact_(compact) {
         viewers_->fetch_add(1);
     }
     ~ReplayViewer() override { viewers_->fetch_sub(1); }
@@ -99,12 +101,14 @@ private:
     }
 
     // This frame's messages, unless the viewer is behind: then its backlog is dropped and it waits,
-    // unencoded, until its socket drains, and gets a keyframe (header and full board) then.
-    // False when the socket is going.
+    // unencoded, until its socket drains and its reader catches up, and gets a keyframe (header and
+    // full board) then. False when the socket is going.
     bool send_frame(Peer& peer, const Transport& transport) {
+        bool resync = false;
         if (behind_) {
-            if (peer.shared_backlog() > 0) return true;
+            if (!ready_for_keyframe(peer)) return true;
             behind_ = false;
+            resync = true;
             const bool off = stream_.sprites_off();
             stream_ = render::hns::Stream{};
             stream_.set_sprites_off(off);
@@ -116,19 +120,17 @@ private:
         extras.mismatch = mismatch_;
         render::hns::Scene scene = render::hns::global_scene(seeker_.sim());
         scene.items.push_back(render::hns::chrome_item(render::hns::chrome_label(seeker_.sim(), extras)));
-        const auto messages = shared_messages(stream_.next(scene));
-        std::size_t bytes = 0;
-        for (const auto& m : messages) bytes += m->payload().size();
-        const std::size_t backlog = peer.shared_backlog();
-        if (backlog > 0 && backlog + bytes > kReplayBacklogBytes) {
-            peer.drop_shared_backlog();
+        const auto tick = static_cast<std::uint32_t>(seeker_.sim().tick_count());
+        // The compact stream has no header to restart from: a resync is its keyframe with the flag set.
+        const auto messages = !compact_ ? shared_messages(stream_.next(scene))
+                              : resync  ? shared_messages(render::hns::with_resync(compact_stream_.keyframe(scene, tick)))
+                                        : shared_messages(compact_stream_.next(scene, tick));
+        if (!queue_or_drop(peer, messages, compact_ ? kCompactBacklogBytes : kReplayBacklogBytes)) {
             behind_ = true;
-            metrics_.viewer_resyncs("replay", 1);
+            metrics_.viewer_resyncs(compact_ ? "replay_compact" : "replay", 1);
             return true;
         }
-        for (const auto& m : messages)
-            if (!peer.send_shared(m)) return false;
-        metrics_.frame_bytes("replay", bytes);
+        metrics_.frame_bytes(compact_ ? "replay_compact" : "replay", bytes_of(messages));
         return true;
     }
 
@@ -180,6 +182,8 @@ private:
     std::vector<std::string> keys_taken_;
     SteadyClock::time_point next_{};  // when the next frame is due
     render::hns::Stream stream_;
+    const bool compact_;                       // our browser's compact stream instead of Sprite v1
+    render::hns::CompactStream compact_stream_;  // the compact viewer's encoder (its own: its own cursor)
     bool behind_ = false;  // backlog dropped: a keyframe once the socket drains
     std::optional<render::hns::ChromeMismatch> mismatch_;
 
@@ -193,11 +197,12 @@ private:
 }  // namespace
 
 std::variant<Rejection, std::shared_ptr<PeerSink>> open_replay_viewer(std::string replay_bytes, HnsMetrics& metrics,
-                                                                      std::shared_ptr<std::atomic<int>> viewers, ReplayPool& pool) {
+                                                                      std::shared_ptr<std::atomic<int>> viewers, ReplayPool& pool,
+                                                                      bool compact) {
     std::string error;
     auto replay = watch_replay(std::move(replay_bytes), error);
     if (!replay) return Rejection{422, error + "\n"};
-    return std::shared_ptr<PeerSink>(std::make_shared<ReplayViewer>(std::move(replay), metrics, std::move(viewers), pool));
+    return std::shared_ptr<PeerSink>(std::make_shared<ReplayViewer>(std::move(replay), metrics, std::move(viewers), pool, compact));
 }
 
 }  // namespace hschool::server::hns

@@ -17,8 +17,10 @@
 namespace hschool::server::hns {
 
 // Parses the replay now (a broken file is a 422 before the upgrade); its frames start on `pool`
-// when the socket attaches. `viewers` counts live viewers, for the hub's cap.
+// when the socket attaches. `viewers` counts live viewers, for the hub's cap. `compact`: the frames
+// are our browser's compact stream (issue 31) instead of the contract's Sprite v1.
 std::variant<Rejection, std::shared_ptr<PeerSink>> open_replay_viewer(std::string replay_bytes, HnsMetrics& metrics,
-                                                                      std::shared_ptr<std::atomic<int>> viewers, ReplayPool& pool);
+                                                                      std::shared_ptr<std::atomic<int>> viewers, ReplayPool& pool,
+                                                                      bool compact = false);
 
 }  // namespace hschool::server::hns

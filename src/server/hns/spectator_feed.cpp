@@ -1,13 +1,12 @@
 #include "server/hns/spectator_feed.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "server/hns/limits.hpp"
 
 namespace hschool::server::hns {
-
-namespace {
 
 std::size_t bytes_of(const std::vector<SharedMessagePtr>& messages) {
     std::size_t bytes = 0;
@@ -15,11 +14,10 @@ std::size_t bytes_of(const std::vector<SharedMessagePtr>& messages) {
     return bytes;
 }
 
-// Queues the messages unless the viewer's backlog is full; false (backlog dropped) when it is.
-bool queue_or_drop(Peer& peer, const std::vector<SharedMessagePtr>& messages, std::size_t bytes) {
+bool queue_or_drop(Peer& peer, const std::vector<SharedMessagePtr>& messages, std::size_t cap) {
     const std::size_t backlog = peer.shared_backlog();
     // An empty lane always takes the frame, so a frame larger than the bound cannot loop forever.
-    if (backlog > 0 && backlog + bytes > kSpectatorBacklogBytes) {
+    if (peer.reader_lagging() || (backlog > 0 && backlog + bytes_of(messages) > cap)) {
         peer.drop_shared_backlog();
         return false;
     }
@@ -27,8 +25,6 @@ bool queue_or_drop(Peer& peer, const std::vector<SharedMessagePtr>& messages, st
         if (!peer.send_shared(m)) break;  // the socket is going: its close event removes it
     return true;
 }
-
-}  // namespace
 
 std::vector<SharedMessagePtr> shared_messages(render::hns::Frame frame) {
     std::vector<SharedMessagePtr> out;
@@ -44,30 +40,35 @@ std::size_t SpectatorFeed::behind() const {
     return static_cast<std::size_t>(std::count_if(members_.begin(), members_.end(), [](const auto& m) { return m.second.phase == Phase::Behind; }));
 }
 
-SpectatorTick SpectatorFeed::send(const render::hns::Scene& scene, const std::vector<Viewer>& viewers) {
+SpectatorTick SpectatorFeed::send(const render::hns::Scene& scene, const std::vector<Viewer>& viewers, std::uint32_t tick_number) {
     SpectatorTick tick;
     std::set<int> present;
     for (const Viewer& v : viewers) {
         present.insert(v.id);
         auto [it, added] = members_.try_emplace(v.id);
         Member& m = it->second;
-        const bool off = v.own->sprites_off();
-        if (added || !v.own->started() || off != m.sprites_off) m.phase = Phase::NeedsKeyframe;  // new, restarted, or regrouped
-        else if (m.phase == Phase::Behind && v.peer->shared_backlog() == 0) m.phase = Phase::NeedsKeyframe;
-        m.sprites_off = off;
+        const Group group = v.compact ? Group::Compact : v.own->sprites_off() ? Group::SpritesOff : Group::SpritesOn;
+        if (added || !v.own->started() || group != m.group) {  // new, restarted, or regrouped
+            m.phase = Phase::NeedsKeyframe;
+        } else if (m.phase == Phase::Behind && ready_for_keyframe(*v.peer)) {
+            m.phase = Phase::NeedsKeyframe;
+        }
+        m.group = group;
     }
     for (auto it = members_.begin(); it != members_.end();) it = present.count(it->first) ? std::next(it) : members_.erase(it);
-    send_group(false, scene, viewers, tick);
-    send_group(true, scene, viewers, tick);
+    send_group(Group::SpritesOn, scene, viewers, tick);
+    send_group(Group::SpritesOff, scene, viewers, tick);
+    send_compact(scene, viewers, tick_number, tick);
     return tick;
 }
 
-void SpectatorFeed::send_group(bool sprites_off, const render::hns::Scene& scene, const std::vector<Viewer>& viewers,
+void SpectatorFeed::send_group(Group group, const render::hns::Scene& scene, const std::vector<Viewer>& viewers,
                                SpectatorTick& tick) {
+    const bool sprites_off = group == Group::SpritesOff;
     std::vector<const Viewer*> in_step, keyed;
     for (const Viewer& v : viewers) {
         const Member& m = members_.at(v.id);
-        if (m.sprites_off != sprites_off) continue;
+        if (m.group != group) continue;
         if (m.phase == Phase::InStep) in_step.push_back(&v);
         else if (m.phase == Phase::NeedsKeyframe) keyed.push_back(&v);
     }
@@ -77,7 +78,7 @@ void SpectatorFeed::send_group(bool sprites_off, const render::hns::Scene& scene
         const std::size_t bytes = bytes_of(messages);
         ++tick.deltas;
         for (const Viewer* v : in_step) {
-            if (queue_or_drop(*v->peer, messages, bytes)) {
+            if (queue_or_drop(*v->peer, messages, kSpectatorBacklogBytes)) {
                 tick.bytes += bytes;
             } else {
                 members_.at(v->id).phase = Phase::Behind;
@@ -102,6 +103,51 @@ void SpectatorFeed::send_group(bool sprites_off, const render::hns::Scene& scene
     // The fresh stream knows only this tick's board, which every in-step viewer holds too (they may
     // hold more, e.g. a sprite not drawn now): from here on the group's diffs assume no more than that.
     shared = std::move(fresh);
+}
+
+void SpectatorFeed::send_compact(const render::hns::Scene& scene, const std::vector<Viewer>& viewers, std::uint32_t tick_number,
+                                 SpectatorTick& tick) {
+    std::vector<const Viewer*> in_step, keyed;
+    for (const Viewer& v : viewers) {
+        const Member& m = members_.at(v.id);
+        if (m.group != Group::Compact) continue;
+        if (m.phase == Phase::InStep) in_step.push_back(&v);
+        else if (m.phase == Phase::NeedsKeyframe) keyed.push_back(&v);
+    }
+    if (!in_step.empty()) {
+        // Before a keyframe of the same tick the diff forgets what the scene does not use, so that
+        // afterwards every viewer of the group holds the same dictionary.
+        const auto messages = shared_messages(compact_.next(scene, tick_number, !keyed.empty()));
+        const std::size_t bytes = bytes_of(messages);
+        ++tick.deltas;
+        for (const Viewer* v : in_step) {
+            Member& m = members_.at(v->id);
+            if (queue_or_drop(*v->peer, messages, kCompactBacklogBytes)) {
+                tick.compact_bytes += bytes;
+            } else {
+                m.phase = Phase::Behind;
+                m.resyncing = true;
+                ++tick.compact_resyncs;
+            }
+        }
+    }
+    if (keyed.empty()) return;
+    if (in_step.empty()) compact_ = render::hns::CompactStream{};  // nobody holds the old dictionary
+    const render::hns::Frame key = compact_.keyframe(scene, tick_number);
+    std::optional<std::vector<SharedMessagePtr>> plain, resynced;  // made when some viewer needs them
+    ++tick.keyframes;
+    for (const Viewer* v : keyed) {
+        Member& m = members_.at(v->id);
+        auto& messages = m.resyncing ? resynced : plain;
+        if (!messages) messages = shared_messages(m.resyncing ? render::hns::with_resync(key) : key);
+        v->peer->drop_shared_backlog();  // a keyframe rebuilds the board: nothing before it matters
+        for (const auto& message : *messages)
+            if (!v->peer->send_shared(message)) break;
+        tick.compact_bytes += bytes_of(*messages);
+        v->own->mark_started();
+        m.phase = Phase::InStep;
+        m.resyncing = false;
+    }
 }
 
 }  // namespace hschool::server::hns

@@ -1,14 +1,18 @@
 #pragma once
 // The /global and /admin viewers of one match (issue 19): those in step share one encoded diff per
 // tick, framed once; a new viewer gets a keyframe (the header and the full board); one that falls
-// behind has its backlog dropped and gets a keyframe once its socket has drained. So a match pays
-// about one encode per tick whatever the number of spectators, and a slow spectator keeps watching
-// with bounded memory. Match thread only.
+// behind has its backlog dropped and gets a keyframe once its socket has drained and its reader has
+// caught up. Three groups share an encode each: Sprites On, Sprites Off (the contract stream) and
+// the compact stream of our own browser (issue 31). So a match pays about one encode per tick and
+// group whatever the number of spectators, and a slow spectator keeps watching with bounded
+// memory. Match thread only.
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <vector>
 
+#include "render/hns/compact_stream.hpp"
 #include "render/hns/scene.hpp"
 #include "render/hns/stream.hpp"
 #include "server/hns/peer.hpp"
@@ -16,10 +20,12 @@
 namespace hschool::server::hns {
 
 struct SpectatorTick {
-    std::size_t deltas = 0;     // shared diffs encoded (at most one per Sprites On/Off group)
-    std::size_t keyframes = 0;  // keyframes encoded (at most one per group, shared by every viewer that needed one)
-    std::size_t resyncs = 0;    // viewers whose backlog was dropped this tick
-    std::size_t bytes = 0;      // payload bytes queued, summed over viewers
+    std::size_t deltas = 0;         // shared diffs encoded (at most one per group)
+    std::size_t keyframes = 0;      // keyframes encoded (at most one per group, shared by every viewer that needed one)
+    std::size_t resyncs = 0;        // contract viewers whose backlog was dropped this tick
+    std::size_t compact_resyncs = 0;  // compact viewers whose backlog was dropped this tick
+    std::size_t bytes = 0;          // contract payload bytes queued, summed over viewers
+    std::size_t compact_bytes = 0;  // compact payload bytes queued, summed over viewers
 };
 
 class SpectatorFeed {
@@ -28,13 +34,14 @@ public:
         int id = 0;
         Peer* peer = nullptr;
         // The socket's own stream: not started() means it needs a keyframe (a new socket, or a
-        // restart reset it); sprites_off() picks its group. Set to the keyframe's state when it gets one.
+        // restart reset it); sprites_off() picks its contract group. Set to the keyframe's state when it gets one.
         render::hns::Stream* own = nullptr;
+        bool compact = false;  // asked for the compact stream (stream=compact)
     };
 
     // This tick's frames for every viewer (the list is the match's spectators now: the feed
-    // forgets those no longer in it).
-    SpectatorTick send(const render::hns::Scene& scene, const std::vector<Viewer>& viewers);
+    // forgets those no longer in it). `tick` is the sim's tick count, for the compact frame mark.
+    SpectatorTick send(const render::hns::Scene& scene, const std::vector<Viewer>& viewers, std::uint32_t tick);
 
     // Viewers waiting for their socket to drain before their keyframe.
     std::size_t behind() const;
@@ -43,19 +50,31 @@ public:
 
 private:
     enum class Phase { NeedsKeyframe, InStep, Behind };
+    enum class Group { SpritesOn, SpritesOff, Compact };
     struct Member {
         Phase phase = Phase::NeedsKeyframe;
-        bool sprites_off = false;
+        Group group = Group::SpritesOn;
+        bool resyncing = false;  // its next keyframe follows dropped frames
     };
-    void send_group(bool sprites_off, const render::hns::Scene& scene, const std::vector<Viewer>& viewers, SpectatorTick& tick);
+    void send_group(Group group, const render::hns::Scene& scene, const std::vector<Viewer>& viewers, SpectatorTick& tick);
+    void send_compact(const render::hns::Scene& scene, const std::vector<Viewer>& viewers, std::uint32_t tick_number,
+                      SpectatorTick& tick);
 
     std::map<int, Member> members_;
     // What every in-step viewer of the group holds at least, [0] Sprites On, [1] Off.
     std::array<render::hns::Stream, 2> shared_;
+    render::hns::CompactStream compact_;  // what every in-step compact viewer holds, exactly
 };
 
 // The frame's WebSocket messages, each made shareable (a frame of one message gives up its bytes
 // instead of being copied).
 std::vector<SharedMessagePtr> shared_messages(render::hns::Frame frame);
+
+// Queues the messages on the viewer's stream lane unless its backlog would pass `cap` or its reader
+// is lagging; false (backlog dropped: the viewer must be resynced) when it does not.
+bool queue_or_drop(Peer& peer, const std::vector<SharedMessagePtr>& messages, std::size_t cap);
+// A viewer that was dropped may have its keyframe: nothing of it is queued and its reader keeps up.
+inline bool ready_for_keyframe(const Peer& peer) { return peer.shared_backlog() == 0 && !peer.reader_lagging(); }
+std::size_t bytes_of(const std::vector<SharedMessagePtr>& messages);
 
 }  // namespace hschool::server::hns

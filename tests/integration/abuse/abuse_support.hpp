@@ -178,6 +178,37 @@ private:
     std::optional<WsEnded> ended_;
 };
 
+// Reads a socket no faster than a slow link (`bytes_per_second`) and a slow page
+// (`messages_per_second`) would, one message at a time, answering Pings as it reads (issue 31).
+class PacedReader {
+public:
+    PacedReader(RawWs& ws, double bytes_per_second, double messages_per_second)
+        : ws_(ws), bytes_per_second_(bytes_per_second), messages_per_second_(messages_per_second) {
+        ws_.set_auto_pong(true);
+    }
+    // The next data message, or how the connection ended, or WsTimeout; then waits out its pace.
+    WsEvent next(std::chrono::milliseconds timeout) {
+        auto event = ws_.read_binary(timeout);
+        if (const auto* m = std::get_if<WsMessage>(&event)) {
+            bytes_ += m->payload.size();
+            ++messages_;
+            const auto by_bytes = std::chrono::duration<double>(static_cast<double>(bytes_) / bytes_per_second_);
+            const auto by_messages = std::chrono::duration<double>(messages_ / messages_per_second_);
+            std::this_thread::sleep_until(start_ + std::chrono::duration_cast<Clock::duration>(std::max(by_bytes, by_messages)));
+        }
+        return event;
+    }
+    std::size_t bytes() const { return bytes_; }
+    int messages() const { return messages_; }
+
+private:
+    RawWs& ws_;
+    double bytes_per_second_, messages_per_second_;
+    Clock::time_point start_ = Clock::now();
+    std::size_t bytes_ = 0;
+    int messages_ = 0;
+};
+
 // Connects, says Hello, and reads until the Welcome (0x81), which it stores in `welcome` when given;
 // nullptr and a test failure otherwise.
 std::unique_ptr<RawWs> join(std::uint16_t port, const protocol::Bytes& hello, const UpgradeOptions& options = {},

@@ -112,6 +112,7 @@ TEST(HnsBudgetsAbuse, RestartsCoalesceAndComeAtMostOnceASecond) {
     // The match plays on, and its stream starts over at most twice (once per restart applied).
     auto viewer = RawWs::connect(server.port(), UpgradeOptions{"/global?match=" + id, {}, {}, {}});
     ASSERT_TRUE(viewer);
+    viewer->set_auto_pong(true);  // as a browser: its Pongs keep its delivery window open
     std::int64_t tick = -1;
     int headers = 0;
     for (int frames = 0; frames < 600 && tick < 72; ++frames) {

@@ -117,6 +117,7 @@ TEST(LimitsAbuse, AConnectionStormUnderALowDescriptorLimitKeepsServingTheAccepte
     WsMessage welcome;
     auto player = join(server.port(), v1::encode(v1::Hello{v1::kVersion, "before"}), {}, &welcome);
     ASSERT_TRUE(player);
+    player->set_auto_pong(true);  // as every WebSocket library: unanswered, its snapshots would wait for it
     Socket keep_alive = Socket::connect(server.port());
     ASSERT_TRUE(keep_alive.valid());
     const std::string health = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";

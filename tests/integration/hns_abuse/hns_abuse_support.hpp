@@ -19,13 +19,16 @@ inline std::string create_bot_match(std::uint16_t port, const std::string& varia
     return hns::create_match(port, R"({"variant":")" + variant + R"(","bots":6,"config":)" + config + "}");
 }
 
-// A Sprite v1 socket (no Hello) from 127.0.0.<host>.
+// A Sprite v1 socket (no Hello) from 127.0.0.<host>. It answers Pings as it reads, as browsers and
+// WebSocket libraries do: the server learns from the Pongs how far behind the reader is.
 inline std::unique_ptr<RawWs> sprite_socket(std::uint16_t port, const std::string& path, int host = 1, int receive_buffer = 0) {
     UpgradeOptions options;
     options.path = path;
     options.socket.source_address = "127.0.0." + std::to_string(host);
     options.socket.receive_buffer = receive_buffer;
-    return RawWs::connect(port, options);
+    auto ws = RawWs::connect(port, options);
+    if (ws) ws->set_auto_pong(true);
+    return ws;
 }
 
 // GCC says AddressSanitizer with a macro, clang (the sanitizer build) with __has_feature.
