@@ -4,9 +4,15 @@ export interface HnsDebugState {
   view: 'matches' | 'watch' | 'play' | 'replay' | 'results' | null;
   match: string | null;
   connection: string;
-  messages: number; // Sprite v1 WebSocket messages applied
-  received: number; // Sprite v1 WebSocket messages received (ahead of `messages` while queued)
+  messages: number; // WebSocket messages applied
+  received: number; // WebSocket messages received (ahead of `messages` while queued)
   applyMs: number; // time spent decoding and applying them
+  stream: 'compact' | 'sprite' | null; // which watch stream the socket reads (hns/streamChoice.ts)
+  bytesReceived: number; // WebSocket payload bytes received
+  framesReceived: number; // match frames applied: Frame marks on the compact stream, messages on Sprite v1
+  resyncs: number; // compact frames marked resync (the server skipped frames for us)
+  frameTick: number | null; // the tick of the last compact Frame mark applied
+  behind: boolean; // the "cannot keep up" notice is showing
   renderer: 'webgl' | 'canvas' | null; // the PixiJS backend drawing the board (sprite/rendererChoice.ts)
   frames: number; // board frames drawn
   drawMs: number; // time spent drawing them
@@ -33,6 +39,12 @@ const empty = (): HnsDebugState => ({
   messages: 0,
   received: 0,
   applyMs: 0,
+  stream: null,
+  bytesReceived: 0,
+  framesReceived: 0,
+  resyncs: 0,
+  frameTick: null,
+  behind: false,
   renderer: null,
   frames: 0,
   drawMs: 0,
@@ -68,6 +80,11 @@ export function updateHnsDebug(patch: Partial<HnsDebugState>): void {
 interface SessionCounts {
   received: number;
   applyMs: number;
+  kind: 'compact' | 'sprite';
+  bytesReceived: number;
+  frames: number;
+  resyncs: number;
+  frameTick: number | null;
   stream: { messages: number; pixels: { hits: number; misses: number } };
 }
 interface StageCounts {
@@ -78,7 +95,16 @@ interface StageCounts {
 }
 
 export function appliedCounts(session: SessionCounts): Partial<HnsDebugState> {
-  return { messages: session.stream.messages, received: session.received, applyMs: session.applyMs };
+  return {
+    messages: session.stream.messages,
+    received: session.received,
+    applyMs: session.applyMs,
+    stream: session.kind,
+    bytesReceived: session.bytesReceived,
+    framesReceived: session.frames,
+    resyncs: session.resyncs,
+    frameTick: session.frameTick,
+  };
 }
 
 export function boardCounts(stage: StageCounts, session: SessionCounts): Partial<HnsDebugState> {

@@ -3,7 +3,9 @@ import { FakeWebSocket } from '../net/fakeWebSocket.testing';
 import type { ConnectionState } from '../net/reconnectingSocket';
 import { mapLayer, object, packet, solid } from '../sprite/fixtures.testing';
 import { decodeClient } from '../sprite/protocol';
-import { MAX_QUEUED_MESSAGES, SpriteSession, endReasonForClose, hnsSocketUrl } from './session';
+import { FrameFlag } from '../sprite/compact';
+import { compactPacket, frameMark, relabel, solidBlock, useBlock } from '../sprite/compactFixtures.testing';
+import { MAX_QUEUED_MESSAGES, SpriteSession, endReasonForClose, hnsSocketUrl, spectatorSocketUrl } from './session';
 import type { EndReason } from './session';
 
 describe('hide-and-seek socket URLs', () => {
@@ -159,5 +161,106 @@ describe('SpriteSession with big sprites', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(session.stream.world.sprites.get(2400)!.label).toBe('vision cone 0 aim 6');
     session.stop();
+  });
+});
+
+describe('spectator socket URLs', () => {
+  const location = { protocol: 'http:', host: 'h' };
+
+  it('ask for the compact stream, credentials or not, and for nothing on the contract stream', () => {
+    expect(spectatorSocketUrl('/global', { match: 'm3' }, 'compact', location)).toBe('ws://h/global?match=m3&stream=compact');
+    expect(spectatorSocketUrl('/global', { match: 'm3', ownerToken: 't1' }, 'compact', location)).toBe('ws://h/global?match=m3&ownerToken=t1&stream=compact');
+    expect(spectatorSocketUrl('/replay', { match: 'm3' }, 'compact', location)).toBe('ws://h/replay?match=m3&stream=compact');
+    expect(spectatorSocketUrl('/global', { match: 'm3' }, 'sprite', location)).toBe('ws://h/global?match=m3');
+  });
+});
+
+describe('SpriteSession on the compact stream', () => {
+  let ended: Array<[EndReason, string]>;
+  let behind: number;
+  let applied: number;
+  let session: SpriteSession;
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    FakeWebSocket.instances = [];
+    vi.stubGlobal('WebSocket', FakeWebSocket);
+    ended = [];
+    behind = 0;
+    applied = 0;
+    session = new SpriteSession('ws://h/global?match=m1&stream=compact', {
+      onConnection: () => {},
+      onApplied: () => applied++,
+      onEnd: (reason, detail) => ended.push([reason, detail]),
+      onBehind: () => behind++,
+    }, { policyIsFinal: false, stream: 'compact' });
+    session.start();
+    fake().accept();
+  });
+
+  afterEach(() => {
+    session.stop();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  const fake = () => FakeWebSocket.instances.at(-1)!;
+  const COG = [63, 124, 196, 255];
+  const keyframe = (tick: number, flags: number = FrameFlag.Keyframe) =>
+    compactPacket(frameMark(tick, flags), { type: 'ClearObjects' }, ...mapLayer(1440, 800), solidBlock(0, 8, 8, COG), useBlock(100, 0, 'cog aim 0'), object(1000, 4, 4, 1, 100));
+
+  it('applies every frame whole and in order, and counts what came', () => {
+    const packets = [keyframe(10)];
+    for (let tick = 11; tick <= 20; tick++) packets.push(compactPacket(frameMark(tick), relabel(100, `cog aim ${tick}`), object(1000, tick, 4, 1, 100)));
+    for (const bytes of packets) fake().deliver(bytes);
+    expect(applied).toBe(0); // waiting for the next display frame (here: the fallback timer)
+    vi.advanceTimersByTime(0);
+    expect(applied).toBe(1);
+    expect(session.kind).toBe('compact');
+    expect([session.received, session.stream.messages, session.frames, session.frameTick]).toStrictEqual([11, 11, 11, 20]);
+    expect(session.bytesReceived).toBe(packets.reduce((sum, p) => sum + p.length, 0));
+    expect(session.stream.world.sprites.get(100)!.label).toBe('cog aim 20');
+    expect(session.stream.world.objects.get(1000)).toMatchObject({ x: 20 });
+    expect([session.resyncs, behind]).toStrictEqual([0, 0]);
+  });
+
+  it('says it is behind when a frame comes marked resync', () => {
+    fake().deliver(keyframe(10));
+    session.flush();
+    expect(behind).toBe(0);
+    fake().deliver(keyframe(90, FrameFlag.Keyframe | FrameFlag.Resync));
+    fake().deliver(compactPacket(frameMark(91)));
+    session.flush();
+    expect([behind, session.resyncs, session.frameTick]).toStrictEqual([1, 1, 91]);
+  });
+
+  it('says it is behind when so many messages wait that it applies them at once, unless the tab is hidden', () => {
+    const fill = (from: number) => {
+      for (let tick = from; tick < from + MAX_QUEUED_MESSAGES; tick++) fake().deliver(compactPacket(frameMark(tick)));
+    };
+    fake().deliver(keyframe(1));
+    session.flush();
+    fill(2);
+    expect([behind, session.frames]).toStrictEqual([1, 1 + MAX_QUEUED_MESSAGES]);
+    vi.stubGlobal('document', { visibilityState: 'hidden' });
+    fill(2 + MAX_QUEUED_MESSAGES);
+    expect([behind, session.frames]).toStrictEqual([1, 1 + 2 * MAX_QUEUED_MESSAGES]);
+  });
+
+  it('ends as malformed on a message the compact decoder or receiver refuses, and closes the socket', async () => {
+    fake().deliver(keyframe(1));
+    fake().deliver(compactPacket(frameMark(2), useBlock(101, 7)));
+    session.flush();
+    expect(ended).toStrictEqual([['malformed', 'UnknownBlock']]);
+    expect(session.isEnded).toBe(true);
+    await Promise.resolve();
+    expect(fake().readyState).toBe(FakeWebSocket.CLOSED);
+    expect(session.stream.world.objects.has(1000)).toBe(true); // what came before the bad message stays drawn
+  });
+
+  it('refuses a bad Frame flag as malformed too', () => {
+    fake().deliver(Uint8Array.of(0x10, 1, 0, 0, 0, 0x04));
+    session.flush();
+    expect(ended).toStrictEqual([['malformed', 'BadFlags']]);
   });
 });

@@ -21,6 +21,17 @@ export function setText(element: HTMLElement, text: string): void {
   if (element.textContent !== text) element.textContent = text;
 }
 
+// The spectator pages' "cannot keep up" notice; behind.ts decides when it shows.
+export function behindNote(): HTMLElement {
+  return h('div', { class: 'note note-warning', role: 'status', 'data-testid': 'hns-behind', hidden: true });
+}
+
+// Empty while hidden, so a screen reader announces the text each time it appears.
+export function paintBehind(element: HTMLElement, showing: boolean, key: MessageKey): void {
+  element.hidden = !showing;
+  setText(element, showing ? t(key) : '');
+}
+
 const dash = (value: number | null | undefined): string => (value === null || value === undefined ? '—' : String(value));
 
 export function seatChip(seat: Seat): HTMLElement {

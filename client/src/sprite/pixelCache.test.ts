@@ -64,6 +64,19 @@ describe('pixel cache', () => {
     expect(a.ok && b.ok && a.bytes !== b.bytes).toBe(true);
   });
 
+  it('keys by codec too: the same bytes as a zlib block at another scale are another image', () => {
+    const cache = new PixelCache(1024, 16);
+    const block = compressBlock(pattern(4, 4, 1));
+    let decodes = 0;
+    const decode = () => ({ ok: true as const, bytes: new Uint8Array(64).fill(++decodes) });
+    const snappy = cache.decode(block, 4, 4, decode);
+    const zlib1 = cache.decode(block, 4, 4, decode, 'zlib/1');
+    const zlib2 = cache.decode(block, 4, 4, decode, 'zlib/2');
+    expect(decodes).toBe(3);
+    expect(cache.decode(block, 4, 4, decode, 'zlib/2')).toStrictEqual(zlib2);
+    expect(new Set([snappy, zlib1, zlib2].map((r) => r.ok && r.bytes)).size).toBe(3);
+  });
+
   it('evicts the least recently used block once the RGBA bytes exceed the budget', () => {
     const { cache, decode, decodes } = counted(2);
     decode(pattern(4, 4, 1));

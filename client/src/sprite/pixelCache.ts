@@ -12,6 +12,8 @@ export const PIXEL_CACHE_BYTES = 64 << 20; // RGBA plus the compressed copies
 // bubbles are redefined several times a second with the same pixels (their labels carry the state),
 // and the same array means the same texture, not a new GPU texture each time.
 export const PIXEL_CACHE_MIN_RGBA_BYTES = 256;
+// Sprite v1's blocks; the compact stream's zlib blocks name theirs with their scale (compact.ts).
+export const SNAPPY_CODEC = 'snappy';
 
 interface Entry {
   key: string;
@@ -52,16 +54,18 @@ export class PixelCache {
 
   // The RGBA of `compressed` for a width×height sprite: the stored array when this exact block was
   // decoded recently for that size, otherwise decode(compressed) (an error passes through, not stored).
-  // The size is part of the key, so one array always has one shape (the texture cache relies on it).
+  // The size is part of the key, so one array always has one shape (the texture cache relies on it);
+  // so is `codec` (Snappy, or zlib at a widening scale): the same bytes in another codec are another image.
   decode<E>(
     compressed: Uint8Array,
     width: number,
     height: number,
     decode: (block: Uint8Array) => { ok: true; bytes: Uint8Array } | E,
+    codec = SNAPPY_CODEC,
   ): { ok: true; bytes: Uint8Array } | E {
     const rgbaBytes = width * height * 4;
     if (rgbaBytes < this.minRgbaBytes || rgbaBytes > this.maxBytes) return decode(compressed);
-    const key = `${compressed.length}:${width}x${height}:${fnv1a(compressed)}`;
+    const key = `${codec}:${compressed.length}:${width}x${height}:${fnv1a(compressed)}`;
     const entry = this.entries.get(key);
     if (entry && sameBytes(entry.compressed, compressed)) {
       this.entries.delete(key); // most recently used goes last

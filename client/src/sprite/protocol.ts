@@ -99,7 +99,7 @@ export interface DebugSprites { type: 'DebugSprites'; payload: Uint8Array } // s
 export interface SpritesOff { type: 'SpritesOff' }
 export type ClientMessage = InputText | MousePosition | MouseButton | PlayerInput | PlayerReady | DebugSprites | SpritesOff;
 
-export type Decoded<T> = { ok: true; messages: T[] } | { ok: false; error: SpriteError };
+export type Decoded<T, E extends string = SpriteError> = { ok: true; messages: T[] } | { ok: false; error: E };
 
 const LITTLE_ENDIAN = true;
 const MAX_U16 = 0xffff; // labels and texts: only their u16 length bounds them
@@ -107,12 +107,12 @@ const MAX_U16 = 0xffff; // labels and texts: only their u16 length bounds them
 const lenientUtf8 = new TextDecoder('utf-8');
 const utf8Encoder = new TextEncoder();
 
-// Thrown only inside this module and turned into a result before it reaches a caller.
-class Failure {
-  constructor(readonly error: SpriteError) {}
+// Thrown only inside a decoder (this one and compact.ts) and turned into a result by decodeAll.
+export class Failure<E extends string = SpriteError> {
+  constructor(readonly error: E) {}
 }
 
-class Reader {
+export class Reader {
   pos = 0;
   private readonly view: DataView;
   constructor(readonly bytes: Uint8Array) {
@@ -145,6 +145,10 @@ class Reader {
     const at = this.need(length);
     return this.bytes.subarray(at, at + length);
   }
+  // A label or text: bytes behind a u16 length, decoded leniently (only the length bounds it).
+  text(): string {
+    return lenientUtf8.decode(this.blob(this.u16(), MAX_U16));
+  }
   boolean(): boolean {
     const value = this.u8();
     if (value > 1) throw new Failure('BadBoolean');
@@ -171,8 +175,9 @@ function readDefineSprite(reader: Reader): DefineSprite {
   return { type: 'DefineSprite', spriteId, width, height, compressed, rgba: null, label };
 }
 
-function readServerMessage(reader: Reader): ServerMessage {
-  const id = reader.u8();
+// One Sprite v1 server message after its type byte, or null for an id that is not one: the compact
+// watch stream (compact.ts) carries these six unchanged among its own.
+export function readSpriteMessage(reader: Reader, id: number): ServerMessage | null {
   switch (id) {
     case ServerId.DefineSprite:
       return readDefineSprite(reader);
@@ -202,8 +207,14 @@ function readServerMessage(reader: Reader): ServerMessage {
       return { type: 'DefineLayer', layer, layerType, flags: reader.u8() };
     }
     default:
-      throw new Failure('UnknownType');
+      return null;
   }
+}
+
+function readServerMessage(reader: Reader): ServerMessage {
+  const message = readSpriteMessage(reader, reader.u8());
+  if (!message) throw new Failure('UnknownType');
+  return message;
 }
 
 export const isClientId = (byte: number): boolean => byte >= ClientId.InputText && byte <= ClientId.SpritesOff;
@@ -236,32 +247,41 @@ function readClientMessage(reader: Reader): ClientMessage {
   }
 }
 
-function decodeAll<T>(packet: Uint8Array, read: (reader: Reader) => T): Decoded<T> {
+// Reads messages to exhaustion: a Failure thrown by `read` becomes the result's error.
+export function decodeAll<T, E extends string = SpriteError>(packet: Uint8Array, read: (reader: Reader) => T): Decoded<T, E | SpriteError> {
   const reader = new Reader(packet);
   const messages: T[] = [];
   try {
     while (reader.remaining > 0) messages.push(read(reader));
   } catch (failure) {
-    if (failure instanceof Failure) return { ok: false, error: failure.error };
+    if (failure instanceof Failure) return { ok: false, error: (failure as Failure<E | SpriteError>).error };
     return { ok: false, error: 'Internal' };
   }
   return { ok: true, messages };
 }
 
+// The full check of one Define Sprite: its Snappy pixels decompressed into `message.rgba` (a stripped
+// sprite keeps null). With a PixelCache, a block byte-identical to one decoded recently yields the same RGBA array.
+export function decodeSpritePixels(message: DefineSprite, cache?: PixelCache): SpriteError | null {
+  if (message.compressed.length === 0) return null;
+  const rgbaBytes = message.width * message.height * BYTES_PER_PIXEL;
+  const pixels = cache
+    ? cache.decode(message.compressed, message.width, message.height, (block) => decompressExactly(block, rgbaBytes))
+    : decompressExactly(message.compressed, rgbaBytes);
+  if (!pixels.ok) return pixels.error;
+  message.rgba = pixels.bytes;
+  return null;
+}
+
 // One WebSocket message from the server: 0..n messages back to back; an empty one is a valid empty tick.
 // Pixels are fully checked and decompressed once every message decoded, as decode_server_checked does.
-// With a PixelCache, a block byte-identical to one decoded recently yields the same RGBA array again.
 export function decodeServer(packet: Uint8Array, cache?: PixelCache): Decoded<ServerMessage> {
   const decoded = decodeAll(packet, readServerMessage);
   if (!decoded.ok) return decoded;
   for (const message of decoded.messages) {
-    if (message.type !== 'DefineSprite' || message.compressed.length === 0) continue;
-    const rgbaBytes = message.width * message.height * BYTES_PER_PIXEL;
-    const pixels = cache
-      ? cache.decode(message.compressed, message.width, message.height, (block) => decompressExactly(block, rgbaBytes))
-      : decompressExactly(message.compressed, rgbaBytes);
-    if (!pixels.ok) return { ok: false, error: pixels.error };
-    message.rgba = pixels.bytes;
+    if (message.type !== 'DefineSprite') continue;
+    const error = decodeSpritePixels(message, cache);
+    if (error) return { ok: false, error };
   }
   return decoded;
 }
@@ -271,7 +291,7 @@ export const decodeClient = (packet: Uint8Array): Decoded<ClientMessage> => deco
 // Encoding our own message can only fail through our own bug, so it throws with the reason.
 export class EncodeError extends Error {}
 
-class Writer {
+export class Writer {
   private readonly parts: Uint8Array[] = [];
   u8(value: number): this {
     return this.int(value, 0, 0xff, 1);
@@ -288,6 +308,11 @@ class Writer {
   bytes(data: Uint8Array): this {
     this.parts.push(data);
     return this;
+  }
+  // A label or text as UTF-8 behind its u16 length.
+  text(value: string): this {
+    const bytes = utf8Encoder.encode(value);
+    return this.u16(bytes.length).bytes(bytes);
   }
   result(): Uint8Array {
     return concat(this.parts);

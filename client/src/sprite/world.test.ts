@@ -206,3 +206,27 @@ describe('chunked frames (§1.4)', () => {
     }
   });
 });
+
+describe('sprites made by the compact stream', () => {
+  it('keep their version while the pixel array and size stay, and take a new one otherwise', () => {
+    const w = new SpriteWorld();
+    const pixels = new Uint8Array(16);
+    w.useSprite(5, 2, 2, pixels, 'aim 1');
+    const { version } = w.sprites.get(5)!;
+    w.useSprite(5, 2, 2, pixels, 'aim 2');
+    expect(w.sprites.get(5)).toMatchObject({ version, label: 'aim 2' });
+    expect(w.relabel(5, 'aim 3')).toBe(true);
+    expect(w.sprites.get(5)).toMatchObject({ version, label: 'aim 3', rgba: pixels });
+    w.useSprite(5, 2, 2, new Uint8Array(16), 'same bytes, another array');
+    expect(w.sprites.get(5)!.version).toBeGreaterThan(version);
+    const second = w.sprites.get(5)!.version;
+    w.useSprite(5, 1, 4, w.sprites.get(5)!.rgba!, 'another shape');
+    expect(w.sprites.get(5)!.version).toBeGreaterThan(second);
+  });
+
+  it('relabel nothing that was never defined', () => {
+    const w = new SpriteWorld();
+    expect(w.relabel(9, 'x')).toBe(false);
+    expect(w.sprites.size).toBe(0);
+  });
+});

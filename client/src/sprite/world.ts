@@ -58,12 +58,36 @@ export class SpriteWorld {
   // Applies one decoded WebSocket message. Chunks of a frame are applied one after another,
   // which is the same as applying the whole frame: every message is a self-contained table edit.
   apply(messages: readonly ServerMessage[]): Applied {
-    this.revision++;
+    this.touch();
     for (const message of messages) {
       const error = this.applyOne(message);
       if (error) return { ok: false, error };
     }
     return { ok: true };
+  }
+
+  // Marks the tables changed, for a caller that edits them message by message (the compact stream).
+  touch(): void {
+    this.revision++;
+  }
+
+  // The compact stream's Use Block: a sprite whose pixel array and size stay keeps its version, so a
+  // sprite made again from the block it already shows is neither uploaded nor trimmed again.
+  useSprite(id: number, width: number, height: number, rgba: Uint8Array, label: string): void {
+    const sprite = this.sprites.get(id);
+    if (sprite && sprite.rgba === rgba && sprite.width === width && sprite.height === height) {
+      sprite.label = label;
+      return;
+    }
+    this.sprites.set(id, { id, width, height, label, rgba, version: this.nextVersion++ });
+  }
+
+  // The compact stream's Relabel: only the label changes, so the version (and the texture) stays.
+  relabel(id: number, label: string): boolean {
+    const sprite = this.sprites.get(id);
+    if (!sprite) return false;
+    sprite.label = label;
+    return true;
   }
 
   // Sprites with labels, by sprite id: what bots read as the observation, and what views parse.
@@ -101,7 +125,8 @@ export class SpriteWorld {
     return layers.map((layer) => ({ layer, objects: (byLayer.get(layer.id) ?? []).sort(compareObjects) }));
   }
 
-  private applyOne(message: ServerMessage): SpriteError | null {
+  // One table edit; the caller marks the change (apply, or touch once per batch).
+  applyOne(message: ServerMessage): SpriteError | null {
     switch (message.type) {
       case 'DefineSprite':
         this.sprites.set(message.spriteId, {

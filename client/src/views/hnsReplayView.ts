@@ -4,15 +4,17 @@
 import { updateDebug } from '../app/debugState';
 import { getMatch } from '../hns/api';
 import type { MatchDetail } from '../hns/api';
+import { BehindNotice } from '../hns/behind';
 import { appliedCounts, boardCounts, debugCogs, resetHnsDebug, updateHnsDebug } from '../hns/debug';
 import { chromeStageKey } from '../hns/format';
 import { readBoard, readReplayChrome } from '../hns/labels';
 import type { ReplayChrome } from '../hns/labels';
 import { seekCommand } from '../hns/replay';
-import { SpriteSession, hnsSocketUrl } from '../hns/session';
+import { SpriteSession, spectatorSocketUrl } from '../hns/session';
 import type { EndReason } from '../hns/session';
+import { streamForThisPage } from '../hns/streamChoice';
 import { HnsStage } from '../hns/stage';
-import { END_KEYS, Scoreboard, boardText, resultsTables, setText } from '../hns/ui';
+import { END_KEYS, Scoreboard, behindNote, boardText, paintBehind, resultsTables, setText } from '../hns/ui';
 import { onLanguageChange, t } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/i18n';
 import { ConnectionBanner } from '../ui/connectionBanner';
@@ -29,6 +31,9 @@ export class HnsReplayView implements View {
   private readonly canvasHost = h('div', { class: 'hns-canvas', 'data-testid': 'hns-stage' });
   private readonly mismatch = h('div', { class: 'mismatch', role: 'alert', 'data-testid': 'hns-mismatch', hidden: true });
   private readonly endNote = h('div', { class: 'note note-warning', role: 'status', 'data-testid': 'hns-ended', hidden: true });
+  private readonly behindElement = behindNote();
+  private readonly behind = new BehindNotice((showing) => this.paintBehind(showing));
+  private readonly streamKind = streamForThisPage();
   private readonly tickReadout = h('span', { class: 'tick-readout', 'data-testid': 'replay-tick', 'aria-live': 'off' });
   private readonly speedReadout = h('span', { class: 'muted', 'data-testid': 'replay-speed' });
   private readonly playPause: HTMLButtonElement;
@@ -49,7 +54,7 @@ export class HnsReplayView implements View {
     resetHnsDebug('replay', matchId);
     updateDebug({ view: 'hns-replay', school: null, arena: null });
     this.banner = new ConnectionBanner(() => this.session.retryNow());
-    this.session = new SpriteSession(hnsSocketUrl('/replay', { match: matchId }), {
+    this.session = new SpriteSession(spectatorSocketUrl('/replay', { match: matchId }, this.streamKind), {
       onConnection: (state) => {
         this.banner.update(state);
         updateHnsDebug({ connection: state.phase });
@@ -60,7 +65,9 @@ export class HnsReplayView implements View {
         updateHnsDebug({ ended: reason, connection: 'closed' });
         this.paintEnd();
       },
-   }, { policyIsFinal: false });
+      onBehind: () => this.behind.note(),
+   }, { policyIsFinal: false, stream: this.streamKind });
+    updateHnsDebug({ stream: this.streamKind });
     this.playPause = h('button', {
       type: 'button',
       class: 'button button-primary',
@@ -99,6 +106,7 @@ export class HnsReplayView implements View {
     clearInterval(this.timer);
     this.unsubscribe();
     this.session.stop();
+    this.behind.destroy();
     this.banner.destroy();
     this.stage.destroy();
   }
@@ -156,6 +164,7 @@ export class HnsReplayView implements View {
       this.banner.element,
       this.mismatch,
       this.endNote,
+      this.behindElement,
       this.scoreboard.element,
       h('div', { class: 'hns-toolbar', role: 'group', 'aria-label': t('hns.replay.transport') },
         button('replay-restart', 'hns.replay.restart', ','),
@@ -191,6 +200,12 @@ export class HnsReplayView implements View {
     this.paintChrome();
     this.paintEnd();
     this.paintResults();
+    this.paintBehind(this.behind.showing);
+  }
+
+  private paintBehind(showing: boolean): void {
+    paintBehind(this.behindElement, showing, 'hns.behindReplay');
+    updateHnsDebug({ behind: showing });
   }
 
   private paintTick(tick: number): void {

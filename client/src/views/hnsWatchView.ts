@@ -8,15 +8,17 @@ import type { Credential } from '../access/access';
 import { updateDebug } from '../app/debugState';
 import { getMatch, isLive } from '../hns/api';
 import type { MatchDetail } from '../hns/api';
+import { BehindNotice } from '../hns/behind';
 import { appliedCounts, boardCounts, debugCogs, resetHnsDebug, updateHnsDebug } from '../hns/debug';
 import { SPEED_KEYS } from '../hns/format';
 import { readBoard } from '../hns/labels';
 import type { Board } from '../hns/labels';
-import { SpriteSession, hnsSocketUrl } from '../hns/session';
+import { SpriteSession, spectatorSocketUrl } from '../hns/session';
 import type { EndReason } from '../hns/session';
+import { streamForThisPage } from '../hns/streamChoice';
 import type { ConnectionState } from '../net/reconnectingSocket';
 import { HnsStage } from '../hns/stage';
-import { END_KEYS, MATCH_POLL_MS, Scoreboard, boardText, fieldsFromSummary, seatChip, setText } from '../hns/ui';
+import { END_KEYS, MATCH_POLL_MS, Scoreboard, behindNote, boardText, fieldsFromSummary, paintBehind, seatChip, setText } from '../hns/ui';
 import { onLanguageChange, t } from '../i18n/i18n';
 import { ConnectionBanner } from '../ui/connectionBanner';
 import { h, replaceChildren } from '../ui/dom';
@@ -32,6 +34,9 @@ export class HnsWatchView implements View {
   private readonly canvasHost = h('div', { class: 'hns-canvas', 'data-testid': 'hns-stage' });
   private readonly seats = h('ul', { class: 'seat-list', 'data-testid': 'hns-seats' });
   private readonly endNote = h('div', { class: 'note note-warning', role: 'status', 'data-testid': 'hns-ended', hidden: true });
+  private readonly behindElement = behindNote();
+  private readonly behind = new BehindNotice((showing) => this.paintBehind(showing));
+  private readonly streamKind = streamForThisPage();
   private readonly stage: HnsStage;
   private readonly pollTimer: ReturnType<typeof setInterval>;
   private readonly boardTimer: ReturnType<typeof setInterval>;
@@ -53,7 +58,7 @@ export class HnsWatchView implements View {
     resetHnsDebug('watch', matchId);
     updateDebug({ view: 'hns-watch', school: null, arena: null });
     this.banner = new ConnectionBanner(() => this.session.retryNow());
-    this.session = new SpriteSession(hnsSocketUrl('/global', { match: matchId }), {
+    this.session = new SpriteSession(spectatorSocketUrl('/global', { match: matchId }, this.streamKind), {
       onConnection: (state) => {
         this.banner.update(state);
         updateHnsDebug({ connection: state.phase });
@@ -61,7 +66,9 @@ export class HnsWatchView implements View {
       },
       onApplied: () => updateHnsDebug(appliedCounts(this.session)),
       onEnd: (reason) => this.onEnd(reason),
-   }, { policyIsFinal: false });
+      onBehind: () => this.behind.note(),
+   }, { policyIsFinal: false, stream: this.streamKind });
+    updateHnsDebug({ stream: this.streamKind });
     this.stage = new HnsStage(this.session.stream.world, this.canvasHost, 'hns-canvas');
     this.unsubscribe = onLanguageChange(() => this.render());
     this.unsubscribeAccess = onAccessChange(() => {
@@ -83,6 +90,7 @@ export class HnsWatchView implements View {
     this.unsubscribe();
     this.unsubscribeAccess();
     this.session.stop();
+    this.behind.destroy();
     this.banner.destroy();
     this.stage.destroy();
   }
@@ -105,7 +113,7 @@ export class HnsWatchView implements View {
   }
 
   private socketUrl(): string {
-    return hnsSocketUrl('/global', this.usableCredential() ? watchParams(this.matchId) : { match: this.matchId });
+    return spectatorSocketUrl('/global', this.usableCredential() ? watchParams(this.matchId) : { match: this.matchId }, this.streamKind);
   }
 
   private dial(url: string): void {
@@ -201,6 +209,7 @@ export class HnsWatchView implements View {
       ),
       this.banner.element,
       this.endNote,
+      this.behindElement,
       this.scoreboard.element,
       this.seats,
       this.refusedToken !== null && credential('hns', this.matchId).kind !== 'none'
@@ -213,6 +222,12 @@ export class HnsWatchView implements View {
     this.paintMatch();
     this.paintBoard();
     this.paintEnd();
+    this.paintBehind(this.behind.showing);
+  }
+
+  private paintBehind(showing: boolean): void {
+    paintBehind(this.behindElement, showing, 'hns.behind');
+    updateHnsDebug({ behind: showing });
   }
 
   private paintMatch(): void {
