@@ -1,5 +1,5 @@
 // libFuzzer: what peers send the hide-and-seek endpoints besides Sprite v1 messages: the join
-// query (parsed, then admitted against a roster), the POST /api/hns/matches body, an archived
+// query (parsed, then admitted against a roster, and a viewer's stream choice), the POST /api/hns/matches body, an archived
 // match summary, and the replay transport keys. None may crash or hang; every error is a value.
 #include <cstddef>
 #include <cstdint>
@@ -21,6 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         roster.names_in_use = {"Player1"};
         (void)hns::admit_player(hns::player_request(*query), roster);
         (void)hns::admit_viewer(*query);
+        (void)hns::viewer_stream(*query);
     }
     (void)hns::parse_create_request(text);
     hns::MatchView view;
