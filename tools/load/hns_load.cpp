@@ -57,6 +57,16 @@ constexpr auto kPlayOutLimit = std::chrono::seconds(120);        // replay: the 
 // replay: about 4,000 ticks (one certification game with a 40-turn hunt), so a 'b' that re-stepped
 // from tick 0 would cost ~4,000 steps.
 constexpr const char* kLongReplayConfig = R"({"huntTurns":40,"maxGames":1})";
+constexpr double kFirstWindowSeconds = 5.0;  // watch: "the first 5 s" of a viewer, from its socket's open
+// watch: each speed's match is measured after this warm-up (its keyframe) for this long; a default
+// match at 16 ticks a frame lasts about seven seconds.
+constexpr double kSpeedWarmupSeconds = 1.5;
+constexpr double kSpeedWindowSeconds = 4.0;
+struct SpeedKey {
+    const char* key;  // the 0x81 text that picks it (spec §2.8)
+    int ticks_per_frame;
+};
+constexpr std::array<SpeedKey, 5> kSpeedKeys{{{"1", 1}, {"2", 2}, {"4", 4}, {"8", 8}, {"6", 16}}};
 
 protocol::Bytes key_message(const std::string& text) {
     return protocol::sprite_v1::encode(protocol::sprite_v1::ClientMessage{protocol::sprite_v1::InputText{text}});
@@ -88,6 +98,7 @@ struct Seat {
     std::int64_t started_us = 0, opened_us = 0, first_frame_us = 0, last_frame_us = 0, closed_us = 0;
     std::uint64_t frames = 0, bytes = 0, texts = 0, readies = 0;  // whole life
     std::uint64_t first_message_bytes = 0;
+    std::uint64_t first_window_bytes = 0;  // received within kFirstWindowSeconds of the open
     std::uint64_t window_frames = 0, window_bytes = 0;
     std::vector<std::uint32_t> intervals_us;  // window: arrival of a binary message − arrival of the previous one
     std::vector<std::int64_t> late_at_us;     // window: arrivals that ended an interval over kMissedMs
@@ -213,6 +224,7 @@ struct Shard {
         s.last_frame_us = t;
         ++s.frames;
         s.bytes += n;
+        if (t - s.opened_us < static_cast<std::int64_t>(kFirstWindowSeconds * 1e6)) s.first_window_bytes += n;
         if (answer_ready) send_ready(s);
     }
 
@@ -649,6 +661,7 @@ json::object run_spectate(const HnsPlan& plan) {
     const std::string variant = plan.variant.empty() ? "default" : plan.variant;
     json::object o = base_object(plan, variant);
     o["spectators"] = plan.spectators;
+    o["stream"] = plan.stream.empty() ? "sprite" : plan.stream;
     std::string error;
     const auto id = create_match(plan, variant, kSeatsPerMatch, error);
     if (id.empty()) {
@@ -672,7 +685,8 @@ json::object run_spectate(const HnsPlan& plan) {
 
     // Window 2: with the spectators (after their first, full frame).
     Driver driver(plan, plan.threads, false);
-    std::vector<std::string> targets(static_cast<std::size_t>(plan.spectators), "/global?match=" + id);
+    const std::string query = plan.stream.empty() ? "" : "&stream=" + plan.stream;
+    std::vector<std::string> targets(static_cast<std::size_t>(plan.spectators), "/global?match=" + id + query);
     driver.add_group(0, targets);
     driver.start();
     if (!driver.wait_ramp()) o["error"] = "ramp did not finish";
@@ -796,6 +810,85 @@ json::object run_replay(const HnsPlan& plan) {
     return o;
 }
 
+// One socket's figures in a watch window: bytes in its first seconds, then bytes and frames a second.
+json::object viewer_figures(const Seat& s, double window) {
+    json::object v;
+    v["opened"] = s.open;
+    v["first_5s_bytes"] = s.first_window_bytes;
+    v["first_message_bytes"] = s.first_message_bytes;
+    v["bytes_per_s"] = static_cast<double>(s.window_bytes) / window;
+    v["frames_per_s"] = static_cast<double>(s.window_frames) / window;
+    v["closed_by_server"] = s.closed && !s.closed_by_us;
+    return v;
+}
+
+json::object run_watch(const HnsPlan& plan) {
+    const std::string variant = plan.variant.empty() ? "default" : plan.variant;
+    json::object o = base_object(plan, variant);
+    std::string error;
+    // Side by side: one match, the contract's /global and our compact stream opened together.
+    const auto id = create_match(plan, variant, kSeatsPerMatch, error);
+    if (id.empty()) {
+        o["error"] = error;
+        return o;
+    }
+    o["match"] = id;
+    {
+        Driver driver(plan, 1, false);
+        driver.add_group(0, {"/global?match=" + id, "/global?match=" + id + "&stream=compact"});
+        driver.start();
+        if (!driver.wait_ramp()) o["error"] = "ramp did not finish";
+        sleep_seconds(kFirstWindowSeconds);
+        const auto s0 = match_state(plan, id);
+        const Probe a = probe(plan);
+        driver.set_measuring(true);
+        sleep_seconds(plan.seconds);
+        driver.set_measuring(false);
+        const Probe b = probe(plan);
+        const auto s1 = match_state(plan, id);
+        driver.stop();
+        const double window = seconds_between(a.at_us, b.at_us);
+        const auto seats = driver.seats();
+        json::object contract = viewer_figures(*seats[0], window), compact = viewer_figures(*seats[1], window);
+        o["contract"] = contract;
+        o["compact"] = compact;
+        o["steady_window_s"] = window;
+        if (s0.tick >= 0 && s1.tick >= 0) o["match_ticks_per_s"] = static_cast<double>(s1.tick - s0.tick) / window;
+        const double compact_rate = compact.at("bytes_per_s").as_double();
+        if (compact_rate > 0) o["contract_over_compact"] = contract.at("bytes_per_s").as_double() / compact_rate;
+        put_cpu(o, "", a, b);
+    }
+    http_request(plan.host, plan.port, "DELETE", "/api/hns/matches/" + id, {}, kRestTimeout);
+    // The speed keys: a fresh match for each, read on the compact stream after its keyframe.
+    json::array speeds;
+    for (const auto& speed : kSpeedKeys) {
+        const auto sid = create_match(plan, variant, kSeatsPerMatch, error);
+        if (sid.empty()) break;
+        Driver driver(plan, 1, false);
+        driver.set_keys(speed.key, "");
+        driver.add_group(0, {"/global?match=" + sid + "&stream=compact"});
+        driver.start();
+        driver.wait_ramp();
+        sleep_seconds(kSpeedWarmupSeconds);
+        const auto s0 = match_state(plan, sid);
+        const auto a = now_us();
+        driver.set_measuring(true);
+        sleep_seconds(kSpeedWindowSeconds);
+        driver.set_measuring(false);
+        const auto b = now_us();
+        const auto s1 = match_state(plan, sid);
+        driver.stop();
+        json::object row = viewer_figures(*driver.seats()[0], seconds_between(a, b));
+        row["ticks_per_frame"] = speed.ticks_per_frame;
+        if (s0.tick >= 0 && s1.tick >= 0) row["match_ticks_per_s"] = static_cast<double>(s1.tick - s0.tick) / seconds_between(a, b);
+        row["phase_at_end"] = s1.phase;
+        speeds.push_back(std::move(row));
+        http_request(plan.host, plan.port, "DELETE", "/api/hns/matches/" + sid, {}, kRestTimeout);
+    }
+    o["compact_by_speed"] = std::move(speeds);
+    return o;
+}
+
 }  // namespace
 
 const char* hns_mode_name(HnsMode mode) {
@@ -804,6 +897,7 @@ const char* hns_mode_name(HnsMode mode) {
     case HnsMode::Spectate: return "hns-spectate";
     case HnsMode::Fast: return "hns-fast";
     case HnsMode::Replay: return "hns-replay";
+    case HnsMode::Watch: return "hns-watch";
     }
     return "?";
 }
@@ -814,6 +908,7 @@ json::object run_hns(const HnsPlan& plan) {
     case HnsMode::Spectate: return run_spectate(plan);
     case HnsMode::Fast: return run_fast(plan);
     case HnsMode::Replay: return run_replay(plan);
+    case HnsMode::Watch: return run_watch(plan);
     }
     return {};
 }
@@ -856,6 +951,26 @@ void print_hns_table(const json::object& o, std::ostream& out) {
             out << "  with " << json_number(o, "spectators") << " spectator(s):\n";
             frames(x->as_object());
             cpu(x->as_object());
+        }
+    } else if (scenario == "hns-watch") {
+        for (const char* kind : {"contract", "compact"}) {
+            if (!o.contains(kind)) continue;
+            const auto& v = o.at(kind).as_object();
+            std::snprintf(line, sizeof line, "  %-8s first 5 s %9.0f B | steady %10.0f B/s, %5.1f frames/s\n", kind,
+                          json_number(v, "first_5s_bytes"), json_number(v, "bytes_per_s"), json_number(v, "frames_per_s"));
+            out << line;
+        }
+        std::snprintf(line, sizeof line, "  contract / compact: %.1fx; match %.1f ticks/s\n", json_number(o, "contract_over_compact"),
+                      json_number(o, "match_ticks_per_s"));
+        out << line;
+        if (const auto* speeds = o.if_contains("compact_by_speed")) {
+            for (const auto& r : speeds->as_array()) {
+                const auto& row = r.as_object();
+                std::snprintf(line, sizeof line, "  compact at %2.0f ticks/frame: %9.0f B/s, %5.1f frames/s, match %.0f ticks/s\n",
+                              json_number(row, "ticks_per_frame"), json_number(row, "bytes_per_s"), json_number(row, "frames_per_s"),
+                              json_number(row, "match_ticks_per_s"));
+                out << line;
+            }
         }
     } else if (scenario == "hns-replay") {
         std::snprintf(line, sizeof line, "  %.0f viewers of a %.0f-tick replay pressing 'e' then 'b' every 250 ms\n", json_number(o, "viewers"),

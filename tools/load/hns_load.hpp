@@ -9,6 +9,9 @@
 //             once: ticks/s and the wall time of the whole match, until the sockets close (1000).
 //   replay:   a long certification match (six bots) played out at 16 ticks per frame, then N /replay
 //             viewers that press 'e' once and 'b' every 250 ms: frames/s per viewer, server CPU, RSS.
+//   watch:    issue 31's bytes: one default match with six bots watched at once on the contract
+//             /global and on our browser's compact stream (first 5 s, then the steady state), then
+//             one fresh match per speed (1, 2, 4, 8, 16 ticks a frame) on the compact stream.
 // Beast and Asio stay in hns_load.cpp.
 #include <boost/json/object.hpp>
 #include <cstdint>
@@ -17,7 +20,7 @@
 
 namespace hschool::load {
 
-enum class HnsMode { Seats, Spectate, Fast, Replay };
+enum class HnsMode { Seats, Spectate, Fast, Replay, Watch };
 
 struct HnsPlan {
     HnsMode mode = HnsMode::Seats;
@@ -27,6 +30,7 @@ struct HnsPlan {
     std::string variant;           // "" = per mode: default (seats, spectate), certification (fast)
     bool answer_ready = false;     // seats: answer each frame with 0x85 (fast mode); fast: always on
     int spectators = 1;            // spectate
+    std::string stream;            // spectate: "" the contract's /global, "compact" our browser's stream
     int viewers = 64;              // replay
     double seconds = 10;           // the measurement window (spectate: each of the two windows)
     double warmup_seconds = 7;     // after every socket is open (default: 5 s start wait + 2 s)

@@ -23,13 +23,17 @@ constexpr const char* kUsage =
     "           (1 MiB per write); reconnect at once when the server closes them, until --seconds or SIGINT\n"
     "       hschool-load hns-seats --url ws://127.0.0.1:PORT --matches N --seconds S [--variant V] [--ready]\n"
     "         [--warmup S] [--threads 1|2] [--ramp-batch N] [--server-pid PID] [--label TEXT] [--json-only]\n"
-    "       hschool-load hns-spectate --url ws://127.0.0.1:PORT --seconds S [--spectators N] [--variant V] [--warmup S] [--server-pid PID]\n"
+    "       hschool-load hns-spectate --url ws://127.0.0.1:PORT --seconds S [--spectators N] [--stream compact] [--variant V] [--warmup S] [--server-pid PID]\n"
+    "       hschool-load hns-watch --url ws://127.0.0.1:PORT --seconds S [--server-pid PID]\n"
     "       hschool-load hns-fast --url ws://127.0.0.1:PORT [--variant V] [--timeout S] [--server-pid PID]\n"
     "       hschool-load hns-replay --url ws://127.0.0.1:PORT --seconds S [--viewers N] [--server-pid PID]\n"
     "  hns-seats:    N hide-and-seek matches (POST /api/hns/matches, default variant, no bots), six unregistered\n"
     "                /player seats each (scripted burrow); frame intervals per seat; --ready answers every frame\n"
     "                with 0x85 (fast mode), otherwise the matches pace themselves at 24 Hz\n"
-    "  hns-spectate: one match with six server bots; server CPU alone, then with N /global spectators (bytes/s)\n"
+    "  hns-spectate: one match with six server bots; server CPU alone, then with N /global spectators (bytes/s);\n"
+    "                --stream compact: our browser's compact stream instead of the contract's\n"
+    "  hns-watch: issue 31's bytes: a default match on /global and on the compact stream side by side (first 5 s,\n"
+    "             then --seconds of steady state), then the compact stream at 1, 2, 4, 8 and 16 ticks a frame\n"
     "  hns-fast:     one certification match, six seats answering 0x85 at once: ticks/s and the whole match's wall time\n"
     "  hns-replay:   a long certification match played out, then N /replay viewers pressing 'e' once and 'b' every 250 ms:\n"
     "                frames/s per viewer, server CPU and RSS\n"
@@ -62,11 +66,13 @@ bool parse_into(int argc, char** argv, Options& o) {
     else if (scenario == "schools") o.plan.scenario = Scenario::Schools;
     else if (scenario == "idle") o.plan.scenario = Scenario::Idle;
     else if (scenario == "flood") o.plan.scenario = Scenario::Flood;
-    else if (scenario == "hns-seats" || scenario == "hns-spectate" || scenario == "hns-fast" || scenario == "hns-replay") {
+    else if (scenario == "hns-seats" || scenario == "hns-spectate" || scenario == "hns-fast" || scenario == "hns-replay" ||
+             scenario == "hns-watch") {
         o.plan.scenario = Scenario::Hns;
         o.hns.mode = scenario == "hns-seats"      ? HnsMode::Seats
                      : scenario == "hns-spectate" ? HnsMode::Spectate
                      : scenario == "hns-replay"   ? HnsMode::Replay
+                     : scenario == "hns-watch"    ? HnsMode::Watch
                                                   : HnsMode::Fast;
     }
     else if (scenario == "--help" || scenario == "-h") return fail("help");
@@ -124,6 +130,10 @@ bool parse_into(int argc, char** argv, Options& o) {
             else if (flag == "--matches") o.hns.matches = std::stoi(value);
             else if (flag == "--variant") o.hns.variant = value;
             else if (flag == "--spectators") o.hns.spectators = std::stoi(value);
+            else if (flag == "--stream") {
+                if (value != "compact" && value != "sprite") return fail("--stream must be compact or sprite");
+                o.hns.stream = value == "compact" ? value : "";
+            }
             else if (flag == "--viewers") o.hns.viewers = std::stoi(value);
             else if (flag == "--timeout") o.hns.timeout_seconds = std::stod(value);
             else return fail("unknown option " + std::string(flag));

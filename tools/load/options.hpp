@@ -17,7 +17,7 @@ inline constexpr int kMaxThreads = 2;         // the brief: one or two threads
 inline constexpr int kMaxRampBatch = 4096;
 inline constexpr int kMaxFloodConnections = 64;  // a small group of hostile clients, not a load test
 inline constexpr int kMaxHnsMatches = 1000;      // hns-seats: 6,000 sockets
-inline constexpr int kMaxHnsSpectators = 256;   // issue 19: the 200th spectator's cost
+inline constexpr int kMaxHnsSpectators = 2000;  // issue 19: the 200th spectator's cost; issue 31: 1,000 compact viewers
 inline constexpr int kMaxHnsReplayViewers = 64;  // the server's own cap on /replay viewers
 
 struct Options {

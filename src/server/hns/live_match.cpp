@@ -369,7 +369,11 @@ void LiveMatch::run() {
         }
         send_frames(rt, metrics_);
         frames_sent_.fetch_add(1, std::memory_order_relaxed);
-        last_return = SteadyClock::now();
+        // The limiter returned when it let this frame go (§2.7), not when the frame was sent, and a
+        // frame let go a little late keeps the 24 Hz grid: neither a thousand spectators to send to
+        // nor a busy machine's late wake-ups may slow the match. More than a frame late starts afresh.
+        const auto period = std::chrono::microseconds(kFrameMicros);
+        last_return = now - last_return >= period && now - last_return < 2 * period ? last_return + period : now;
         not_before = last_return + std::chrono::microseconds(
                                        static_cast<std::int64_t>(rt.sim.tick_count() - ticks_before) * 1'000'000 / max_tps);
         if (rt.sim.finished() || !rt.end_reason.empty()) break;
