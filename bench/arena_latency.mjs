@@ -17,20 +17,12 @@
 // the page's count of mispredicted Frames over the run (arena.corrections).
 //
 // Usage: node bench/arena_latency.mjs --server PATH [--presses N] [--rtt-ms 0,100] [--json]
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { launch, newPage } from '../tests/e2e/support/browser.mjs';
+import { LOOPBACK, sleep, startServer, waitFor } from './server_process.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const LOOPBACK = '127.0.0.1';
 const DEFAULT_PRESSES = 30;
 const DEFAULT_RTTS_MS = [0, 100];
-const SERVER_START_TIMEOUT_MS = 10_000;
-const SERVER_STOP_TIMEOUT_MS = 5_000;
 const ARENA_LIVE_TIMEOUT_MS = 20_000;
 const FIRST_PING_TIMEOUT_MS = 10_000;
 const MOVE_TIMEOUT_MS = 2_000; // a press that moves nothing in this long (a wall, an obstacle) is a miss
@@ -51,7 +43,6 @@ const FIXED_BUDGET_MS = 90_000; // server, browser, page loads
 // Left and right, up and down: the avatar ends each round where it started.
 const KEYS = ['ArrowRight', 'ArrowLeft', 'ArrowDown', 'ArrowUp'];
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function parseArgs(argv) {
   const args = { server: null, presses: DEFAULT_PRESSES, rtts: DEFAULT_RTTS_MS, json: false };
@@ -69,49 +60,6 @@ function parseArgs(argv) {
   return args;
 }
 
-// Polls `probe` until it returns a truthy value; throws after timeoutMs naming what it waited for.
-async function waitFor(probe, timeoutMs, what, intervalMs = POLL_MS) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(intervalMs);
-  }
-}
-
-async function startServer(binary) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'arena-latency-'));
-  const child = spawn(binary, [
-    '--address', LOOPBACK, '--port', '0', '--data', join(dataDir, 'latency.db'),
-    '--mods', join(ROOT, 'mods'), '--web-root', join(ROOT, 'client/dist'),
-  ], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  let spawnError = null;
-  child.on('error', (error) => { spawnError = error; });
-  const onOutput = (chunk) => { log += chunk; };
-  child.stdout.on('data', onOutput);
-  child.stderr.on('data', onOutput);
-  const stop = async () => {
-    if (!spawnError && child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      if (!(await Promise.race([exited.then(() => true), sleep(SERVER_STOP_TIMEOUT_MS).then(() => false)]))) child.kill('SIGKILL');
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  try {
-    const port = await waitFor(() => {
-      if (spawnError) throw new Error(`server did not start: ${spawnError.message}`);
-      if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${log}`);
-      return Number(/event=listening address=\S+ port=(\d+)/.exec(log)?.[1] ?? 0);
-    }, SERVER_START_TIMEOUT_MS, 'the server to listen');
-    return { port, stop, log: () => log };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-}
 
 // Writes what arrives on `from` to `to` delayMs later, in arrival order, the end included.
 function delayedPipe(from, to, delayMs) {
@@ -368,7 +316,7 @@ async function main() {
   watchdog.unref();
   let session = null;
   try {
-    server = await startServer(args.server);
+    server = await startServer(args.server, 'arena-latency');
     session = await launch();
     const displayFrameMs = await blankFrameInterval(session.browser);
     const rows = [];

@@ -20,6 +20,7 @@ import urllib.request
 
 import hns_attacks  # beside this file: issue 19's attacks with an honest match
 import arena_v5  # beside this file: issue 23, arena v1 against v5
+import hns_watch  # beside this file: issue 31, the compact watch stream beside the contract
 
 HEALTH_POLL_S = 0.002          # start-up is measured to a few ms
 HEALTH_LIMIT_S = 10            # a server that is not healthy by then is broken, not slow
@@ -831,7 +832,7 @@ def scaling_tables(results):
 
 
 SECTIONS = ("micro", "floor", "startup", "load", "hostile", "peer", "syscalls", "hns", "hns-live", "hns-crowd", "hns-all", "arena-v5",
-            "hns-attacks")
+            "hns-attacks", "hns-watch")
 
 HNS_RUNS = 5  # whole matches per variant; the median is reported
 HNS_TARGET_TICKS_PER_S = 5000  # issue 11: a default match (~2,700 ticks) in under 0.5 s on one core
@@ -1188,6 +1189,8 @@ def main():
         results["hns_all"] = run_hns_all(args.build, args.mods, args.quick)
     if "hns-attacks" in sections:
         results["hns_attacks"] = hns_attacks.run_hns_attacks(Server, args.build, args.mods, load_binary(args.build), args.quick)
+    if "hns-watch" in sections:
+        results["hns_watch"] = hns_watch.run_hns_watch(Server, args.build, args.mods, load_binary(args.build), args.quick)
     if "arena-v5" in sections:
         results["arena_v5"] = arena_v5.run_arena_v5(Server, args.build, args.mods, load_binary(args.build), args.quick, args.threads)
     if "floor" in results and results["load"]:
@@ -1227,6 +1230,8 @@ def main():
         print(hns_attacks.hns_attacks_table(results["hns_attacks"]))
     if results.get("arena_v5"):
         print(arena_v5.arena_v5_table(results["arena_v5"]))
+    if results.get("hns_watch"):
+        print(hns_watch.hns_watch_table(results["hns_watch"]))
     if "targets_table" in results:
         print("\ntargets")
         for row in results["targets_table"]:
