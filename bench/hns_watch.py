@@ -6,11 +6,12 @@ in one run (hschool-load hns-watch: the first 5 s, then a steady window, then th
 the watch page in headless Chromium counting its WebSocket bytes through the DevTools protocol
 (bench/hns_watch_browser.mjs), when Chromium and the built client are there. Figures, not tests.
 """
-import json
 import os
 import shutil
 import subprocess
 import sys
+
+from arena_v5 import last_json  # the last JSON line of a run's output
 
 WATCH_SECONDS = 30
 CROWD = {"viewers": 1000, "seconds": 10, "warmup": 4}
@@ -19,16 +20,6 @@ TARGETS = {"steady_bytes_per_s": 250_000, "contract_over_compact": 15, "first_5s
            "viewer_frames_per_s": 20, "match_ticks_ratio": 0.95, "frames_over_ticks": 0.9}
 VIEWER_CAPS = ["--hns-max-viewers-per-match", "0", "--hns-max-viewers-per-ip", "0"]
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def last_json(text):
-    for line in reversed(text.splitlines()):
-        if line.startswith("{"):
-            try:
-                return json.loads(line)
-            except ValueError:
-                pass
-    return None
 
 
 def run_load(server_class, build, mods, load_binary, args, timeout, extra=()):

@@ -2,6 +2,7 @@
 // and move the own cog with a held key, open a finished match's replay and seek; no console errors.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { hnsState, rest } from './support/api.mjs';
 import { launch, newPage, screenshot, serverUrl, waitUntil } from './support/browser.mjs';
 import { countNear, decodePng } from './support/png.mjs';
 
@@ -21,24 +22,13 @@ const MIN_TEAM_PIXELS = 200; // a fraction of one cog at the e2e page size: none
 let session;
 const created = [];
 
-async function api(method, path, body) {
-  const response = await fetch(`${serverUrl()}${path}`, {
-    method,
-    headers: body ? { 'Content-Type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
-
 async function createMatch(body) {
-  const result = await api('POST', '/api/hns/matches', body);
+  const result = await rest('POST', '/api/hns/matches', body);
   assert.equal(result.status, 201, `POST /api/hns/matches ${JSON.stringify(body)}: ${JSON.stringify(result.body)}`);
   created.push(result.body.id);
   return result.body;
 }
 
-const hns = (page) => page.evaluate(() => window.__hns);
 
 before(async () => {
   session = await launch();
@@ -47,8 +37,8 @@ after(async () => {
   await session?.close();
   // Stop what this file started and is still running; finished ones stay in the archive.
   for (const id of created) {
-    const one = await api('GET', `/api/hns/matches/${id}`).catch(() => null);
-    if (one?.body && one.body.phase !== 'finished') await api('DELETE', `/api/hns/matches/${id}`).catch(() => {});
+    const one = await rest('GET', `/api/hns/matches/${id}`).catch(() => null);
+    if (one?.body && one.body.phase !== 'finished') await rest('DELETE', `/api/hns/matches/${id}`).catch(() => {});
   }
 });
 
@@ -58,10 +48,10 @@ test('a match of scripted seats started from the page can be watched: the tick a
   await page.getByTestId('hns-matches').waitFor();
   await page.getByTestId('hns-variant').selectOption('certification');
   await page.getByTestId('hns-bots').selectOption('6');
-  const before = new Set((await api('GET', '/api/hns/matches')).body.matches.map((m) => m.id));
+  const before = new Set((await rest('GET', '/api/hns/matches')).body.matches.map((m) => m.id));
   await page.getByTestId('hns-create').click();
   const row = await waitUntil(async () => {
-    const ids = (await hns(page)).matches.map((m) => m.id).filter((id) => !before.has(id));
+    const ids = (await hnsState(page)).matches.map((m) => m.id).filter((id) => !before.has(id));
     return ids[0] ?? null;
   }, { what: 'the new match in the list' });
   created.push(row);
@@ -70,11 +60,11 @@ test('a match of scripted seats started from the page can be watched: the tick a
   await page.getByTestId('hns-watch').waitFor();
 
   const first = await waitUntil(async () => {
-    const s = await hns(page);
+    const s = await hnsState(page);
     return s.cogs.length === 6 && s.tick !== null ? s : null;
   }, { timeoutMs: MATCH_TIMEOUT_MS, what: 'six cogs and a tick on the watch page' });
   const moved = await waitUntil(async () => {
-    const s = await hns(page);
+    const s = await hnsState(page);
     const movedCog = s.cogs.some((c) => {
       const was = first.cogs.find((f) => f.slot === c.slot);
       return was && Math.hypot(c.x - was.x, c.y - was.y) > MIN_MOVE;
@@ -92,7 +82,7 @@ test('a match of scripted seats started from the page can be watched: the tick a
   for (const kind of ['canvas', 'webgl']) {
     await page.goto(`${serverUrl()}/?renderer=${kind}#/hns/watch/${row}`);
     const drawn = await waitUntil(async () => {
-      const s = await hns(page);
+      const s = await hnsState(page);
       return s.view === 'watch' && s.cogs.length === 6 && s.frames > 2 ? s : null;
     }, { timeoutMs: MATCH_TIMEOUT_MS, what: `the board drawn with ${kind}` });
     assert.equal(drawn.renderer, kind, `?renderer=${kind} is obeyed`);
@@ -117,7 +107,7 @@ test('a manual seat moves its own cog while a key is held', { timeout: 120_000 }
   await page.getByTestId('hns-play').waitFor();
   await page.getByTestId('hns-controls').waitFor();
 
-  const start = await waitUntil(async () => (await hns(page)).own, { timeoutMs: MATCH_TIMEOUT_MS, what: 'the own cog' });
+  const start = await waitUntil(async () => (await hnsState(page)).own, { timeoutMs: MATCH_TIMEOUT_MS, what: 'the own cog' });
   assert.equal(start.slot, 0);
   assert.equal(start.side, 'hider', 'slot 0 hides in game 1');
   assert.match(await page.getByTestId('hns-side').textContent(), /Hider/);
@@ -127,14 +117,14 @@ test('a manual seat moves its own cog while a key is held', { timeout: 120_000 }
   let moved;
   try {
     moved = await waitUntil(async () => {
-      const s = await hns(page);
+      const s = await hnsState(page);
       return s.own && s.own.x - start.x > MIN_MOVE ? s : null;
     }, { timeoutMs: MATCH_TIMEOUT_MS, what: 'the own cog to move right' });
     assert.equal(moved.mask & 0x08, 0x08, 'right is held in the mask');
   } finally {
     await page.keyboard.up('ArrowRight');
   }
-  await waitUntil(async () => (await hns(page)).mask === 0, { what: 'the mask to clear on release' });
+  await waitUntil(async () => (await hnsState(page)).mask === 0, { what: 'the mask to clear on release' });
   assert.ok((await page.getByTestId('hns-aim').textContent()).includes('°'), 'the aim is read from the label');
   await screenshot(page, 'hns-play');
   assert.deepEqual(errors, [], 'no console errors while playing');
@@ -142,12 +132,12 @@ test('a manual seat moves its own cog while a key is held', { timeout: 120_000 }
 });
 
 test('a finished match replays, and seeking shows the tick sought', { timeout: 300_000 }, async () => {
-  let match = await api('POST', '/api/hns/matches', { variant: 'certification', bots: 6, config: SHORT_CONFIG });
-  if (match.status !== 201) match = await api('POST', '/api/hns/matches', { variant: 'certification', bots: 6 });
+  let match = await rest('POST', '/api/hns/matches', { variant: 'certification', bots: 6, config: SHORT_CONFIG });
+  if (match.status !== 201) match = await rest('POST', '/api/hns/matches', { variant: 'certification', bots: 6 });
   assert.equal(match.status, 201, JSON.stringify(match.body));
   created.push(match.body.id);
   const id = match.body.id;
-  await waitUntil(async () => (await api('GET', `/api/hns/matches/${id}`)).body?.phase === 'finished', {
+  await waitUntil(async () => (await rest('GET', `/api/hns/matches/${id}`)).body?.phase === 'finished', {
     timeoutMs: 120_000,
     intervalMs: 500,
     what: `match ${id} to finish`,
@@ -160,27 +150,27 @@ test('a finished match replays, and seeking shows the tick sought', { timeout: 3
   await replayButton.click();
   await page.getByTestId('hns-replay').waitFor();
   const chrome = await waitUntil(async () => {
-    const s = await hns(page);
+    const s = await hnsState(page);
     return s.tick !== null && s.end !== null ? s : null;
   }, { timeoutMs: 30_000, what: 'the replay chrome' });
   assert.ok(chrome.end > 10, `the replay has ticks (end ${chrome.end})`);
 
   // Pause, then seek to a tick in the middle with the tick box, and see it.
-  if (!(await hns(page)).paused) await page.getByTestId('replay-play-pause').click();
-  await waitUntil(async () => (await hns(page)).paused === true, { timeoutMs: REPLAY_STEP_MS, what: 'the replay to pause' });
+  if (!(await hnsState(page)).paused) await page.getByTestId('replay-play-pause').click();
+  await waitUntil(async () => (await hnsState(page)).paused === true, { timeoutMs: REPLAY_STEP_MS, what: 'the replay to pause' });
   const target = Math.floor(chrome.end / 2);
   await page.getByTestId('replay-seek-tick').fill(String(target));
   await page.getByTestId('replay-go').click();
-  await waitUntil(async () => (await hns(page)).tick === target, { timeoutMs: REPLAY_STEP_MS, what: `the replay at tick ${target}` });
+  await waitUntil(async () => (await hnsState(page)).tick === target, { timeoutMs: REPLAY_STEP_MS, what: `the replay at tick ${target}` });
   await waitUntil(async () => (await page.getByTestId('replay-tick').textContent()).includes(String(target)), { what: 'the tick shown' });
   assert.equal(Number(await page.getByTestId('replay-seek').inputValue()), target, 'the seek bar follows');
 
   // Step one tick back, then seek with the bar itself.
   await page.getByTestId('replay-back').click();
-  await waitUntil(async () => (await hns(page)).tick === target - 1, { timeoutMs: REPLAY_STEP_MS, what: 'one tick back' });
+  await waitUntil(async () => (await hnsState(page)).tick === target - 1, { timeoutMs: REPLAY_STEP_MS, what: 'one tick back' });
   await page.getByTestId('replay-seek').fill('5');
-  await waitUntil(async () => (await hns(page)).tick === 5, { timeoutMs: REPLAY_STEP_MS, what: 'the seek bar to seek' });
-  assert.equal((await hns(page)).mismatch, null, 'the replay matches its hashes');
+  await waitUntil(async () => (await hnsState(page)).tick === 5, { timeoutMs: REPLAY_STEP_MS, what: 'the seek bar to seek' });
+  assert.equal((await hnsState(page)).mismatch, null, 'the replay matches its hashes');
   assert.equal(await page.getByTestId('hns-mismatch').isVisible(), false);
   await screenshot(page, 'hns-replay');
 

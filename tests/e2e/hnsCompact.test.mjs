@@ -3,6 +3,7 @@
 // the canvas drawn from the compact stream and on the one drawn from the contract's Sprite v1 stream.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { hnsState, rest } from './support/api.mjs';
 import { launch, newPage, screenshot, serverUrl, waitUntil } from './support/browser.mjs';
 import { decodePng } from './support/png.mjs';
 
@@ -15,17 +16,6 @@ const SETTLE_MS = 1500; // both pages have applied what they were sent: two equa
 let session;
 const created = [];
 
-async function api(method, path, body) {
-  const response = await fetch(`${serverUrl()}${path}`, {
-    method,
-    headers: body ? { 'Content-Type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
-
-const hns = (page) => page.evaluate(() => window.__hns);
 
 before(async () => {
   session = await launch();
@@ -33,13 +23,13 @@ before(async () => {
 after(async () => {
   await session?.close();
   for (const id of created) {
-    const one = await api('GET', `/api/hns/matches/${id}`).catch(() => null);
-    if (one?.body && one.body.phase !== 'finished') await api('DELETE', `/api/hns/matches/${id}`).catch(() => {});
+    const one = await rest('GET', `/api/hns/matches/${id}`).catch(() => null);
+    if (one?.body && one.body.phase !== 'finished') await rest('DELETE', `/api/hns/matches/${id}`).catch(() => {});
   }
 });
 
 test('the watch page reads the compact stream: frames marked with the ticks the match plays', { timeout: 120_000 }, async () => {
-  const match = await api('POST', '/api/hns/matches', { variant: 'certification', bots: 6 });
+  const match = await rest('POST', '/api/hns/matches', { variant: 'certification', bots: 6 });
   assert.equal(match.status, 201, JSON.stringify(match.body));
   created.push(match.body.id);
   const { page, errors, context } = await newPage(session.browser);
@@ -48,11 +38,11 @@ test('the watch page reads the compact stream: frames marked with the ticks the 
   await page.goto(`${serverUrl()}/#/hns/watch/${match.body.id}`);
   await page.getByTestId('hns-watch').waitFor();
   const first = await waitUntil(async () => {
-    const s = await hns(page);
+    const s = await hnsState(page);
     return s.stream === 'compact' && s.frameTick > 0 && s.cogs.length === 6 ? s : null;
   }, { timeoutMs: MATCH_TIMEOUT_MS, what: 'compact frames with ticks and six cogs' });
   const later = await waitUntil(async () => {
-    const s = await hns(page);
+    const s = await hnsState(page);
     return s.frameTick > first.frameTick + 24 && s.framesReceived > first.framesReceived + 24 ? s : null;
   }, { timeoutMs: MATCH_TIMEOUT_MS, what: 'the frames to follow the match' });
   assert.ok(later.bytesReceived > first.bytesReceived, 'bytes are counted');
@@ -70,14 +60,14 @@ async function replayCanvasAt(id, tick, stream) {
   await page.goto(`${serverUrl()}/${query}#/hns/replay/${id}`);
   await page.getByTestId('hns-replay').waitFor();
   await waitUntil(async () => {
-    const s = await hns(page);
+    const s = await hnsState(page);
     return s.stream === stream && s.tick !== null ? s : null;
   }, { timeoutMs: 30_000, what: `the ${stream} replay's chrome` });
-  if (!(await hns(page)).paused) await page.getByTestId('replay-play-pause').click();
-  await waitUntil(async () => (await hns(page)).paused === true, { timeoutMs: REPLAY_STEP_MS, what: 'the replay to pause' });
+  if (!(await hnsState(page)).paused) await page.getByTestId('replay-play-pause').click();
+  await waitUntil(async () => (await hnsState(page)).paused === true, { timeoutMs: REPLAY_STEP_MS, what: 'the replay to pause' });
   await page.getByTestId('replay-seek-tick').fill(String(tick));
   await page.getByTestId('replay-go').click();
-  await waitUntil(async () => (await hns(page)).tick === tick, { timeoutMs: REPLAY_STEP_MS, what: `the ${stream} replay at tick ${tick}` });
+  await waitUntil(async () => (await hnsState(page)).tick === tick, { timeoutMs: REPLAY_STEP_MS, what: `the ${stream} replay at tick ${tick}` });
   const canvas = page.getByTestId('hns-canvas');
   const image = await waitUntil(async () => {
     const a = await canvas.screenshot();
@@ -92,13 +82,13 @@ async function replayCanvasAt(id, tick, stream) {
 }
 
 test('a replay paused at one tick draws the same pixels from the compact and the contract stream', { timeout: 300_000 }, async () => {
-  let match = await api('POST', '/api/hns/matches', { variant: 'certification', bots: 6, config: SHORT_CONFIG });
-  if (match.status !== 201) match = await api('POST', '/api/hns/matches', { variant: 'certification', bots: 6 });
+  let match = await rest('POST', '/api/hns/matches', { variant: 'certification', bots: 6, config: SHORT_CONFIG });
+  if (match.status !== 201) match = await rest('POST', '/api/hns/matches', { variant: 'certification', bots: 6 });
   assert.equal(match.status, 201, JSON.stringify(match.body));
   created.push(match.body.id);
   const id = match.body.id;
   const finished = await waitUntil(async () => {
-    const one = (await api('GET', `/api/hns/matches/${id}`)).body;
+    const one = (await rest('GET', `/api/hns/matches/${id}`)).body;
     return one?.phase === 'finished' ? one : null;
   }, { timeoutMs: 120_000, intervalMs: 500, what: `match ${id} to finish` });
   const tick = Math.max(1, Math.floor(finished.tick * 0.6)); // in the hunt: cones, cogs and objects on the board

@@ -589,7 +589,16 @@ json::object base_object(const HnsPlan& plan, const std::string& variant) {
     return o;
 }
 
-// ---- the three modes ----
+// A match with six server bots; its id in o["match"], or "" with o["error"].
+std::string bot_match(const HnsPlan& plan, const std::string& variant, json::object& o) {
+    std::string error;
+    const auto id = create_match(plan, variant, kSeatsPerMatch, error);
+    if (id.empty()) o["error"] = error;
+    else o["match"] = id;
+    return id;
+}
+
+// ---- the modes ----
 
 json::object run_seats(const HnsPlan& plan) {
     const std::string variant = plan.variant.empty() ? "default" : plan.variant;
@@ -662,13 +671,8 @@ json::object run_spectate(const HnsPlan& plan) {
     json::object o = base_object(plan, variant);
     o["spectators"] = plan.spectators;
     o["stream"] = plan.stream.empty() ? "sprite" : plan.stream;
-    std::string error;
-    const auto id = create_match(plan, variant, kSeatsPerMatch, error);
-    if (id.empty()) {
-        o["error"] = error;
-        return o;
-    }
-    o["match"] = id;
+    const auto id = bot_match(plan, variant, o);
+    if (id.empty()) return o;
     sleep_seconds(plan.warmup_seconds);
 
     // Window 1: the match alone.
@@ -825,14 +829,9 @@ json::object viewer_figures(const Seat& s, double window) {
 json::object run_watch(const HnsPlan& plan) {
     const std::string variant = plan.variant.empty() ? "default" : plan.variant;
     json::object o = base_object(plan, variant);
-    std::string error;
     // Side by side: one match, the contract's /global and our compact stream opened together.
-    const auto id = create_match(plan, variant, kSeatsPerMatch, error);
-    if (id.empty()) {
-        o["error"] = error;
-        return o;
-    }
-    o["match"] = id;
+    const auto id = bot_match(plan, variant, o);
+    if (id.empty()) return o;
     {
         Driver driver(plan, 1, false);
         driver.add_group(0, {"/global?match=" + id, "/global?match=" + id + "&stream=compact"});
@@ -862,6 +861,7 @@ json::object run_watch(const HnsPlan& plan) {
     // The speed keys: a fresh match for each, read on the compact stream after its keyframe.
     json::array speeds;
     for (const auto& speed : kSpeedKeys) {
+        std::string error;
         const auto sid = create_match(plan, variant, kSeatsPerMatch, error);
         if (sid.empty()) break;
         Driver driver(plan, 1, false);

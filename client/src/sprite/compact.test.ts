@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CompactId, MAX_BLOCK_SCALE, decodeCompact, encodeCompact, maxBlockBytes } from './compact';
@@ -7,41 +5,24 @@ import type { CompactMessage } from './compact';
 import { CompactStream } from './compactStream';
 import { compactPacket, frameMark, relabel, solidBlock, useBlock } from './compactFixtures.testing';
 import { ServerId, bytesToHex, concat, hexToBytes } from './protocol';
+import { asVector, loadVectors, vectorMessages } from './vectors.testing';
+import type { VectorMessage } from './vectors.testing';
 
 // The golden vectors of tests/vectors/hns_compact.json (written by make_hns_compact.py), checked by the
 // C++ codec too: a missing file must fail, not skip.
-interface VectorMessage {
-  type: string;
-  fields: Record<string, unknown>;
-}
 interface VectorFile {
   version: string;
   valid: Array<VectorMessage & { name: string; hex: string }>;
   malformed: Array<{ name: string; hex: string; error: string }>;
   receiver: Array<{ name: string; messages: string[]; error: string | null }>;
 }
-const vectorPath = fileURLToPath(new URL('../../../tests/vectors/hns_compact.json', import.meta.url));
-const vectors = JSON.parse(readFileSync(vectorPath, 'utf8')) as VectorFile;
+const vectors = loadVectors<VectorFile>('hns_compact.json');
 
 const HEX_FIELDS = new Set(['zlib', 'rgba', 'compressed']);
 const normaliseHex = (hex: string) => bytesToHex(hexToBytes(hex));
 
-// Our decoded message in the vector file's terms (DefineLayer's layer type is "type" there).
-function asVector(message: CompactMessage): VectorMessage {
-  const fields: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(message)) {
-    if (key === 'type') continue;
-    fields[key === 'layerType' ? 'type' : key] = value instanceof Uint8Array ? bytesToHex(value) : value;
-  }
-  return { type: message.type, fields };
-}
-
 function expectedMessages(vector: VectorMessage): VectorMessage[] {
-  const list = vector.type === 'Frame' ? (vector.fields.messages as VectorMessage[]) : [vector];
-  return list.map(({ type, fields }) => ({
-    type,
-    fields: Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, HEX_FIELDS.has(key) ? normaliseHex(value as string) : value])),
-  }));
+  return vectorMessages(vector, (key, value) => (HEX_FIELDS.has(key) ? normaliseHex(value as string) : value));
 }
 
 // A message built from the vector's fields alone, to encode.

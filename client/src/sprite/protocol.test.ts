@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, concat, decodeClient, decodeServer, encodeClient, encodeServer, hexToBytes, spriteMessage } from './protocol';
 import type { ClientMessage, ServerMessage } from './protocol';
 import { solid } from './fixtures.testing';
+import { asVector, loadVectors, vectorMessages } from './vectors.testing';
+import type { VectorMessage } from './vectors.testing';
 
 // The reference example of spec §1.1: sprite 7, 2×2, red, green, blue, transparent black, label "test".
 const TEST_SPRITE_HEX =
@@ -246,37 +246,17 @@ describe('Sprite v1 decoders on random bytes', () => {
 
 // The golden vectors the C++ codec writes (tests/vectors/sprite_v1.json), shared like v1.json and v4.json.
 // Byte fields are hex strings there, DefineLayer's layer type is "type", and a "Frame" lists several messages.
-interface VectorMessage {
-  type: string;
-  fields: Record<string, unknown>;
-}
 interface VectorFile {
   version: string;
   valid: Array<VectorMessage & { name: string; direction: 'client' | 'server'; hex: string }>;
   malformed: Array<{ name: string; direction: 'client' | 'server'; hex: string; error: string }>;
 }
 
-// The file ships with the C++ codec: a missing file must fail, not skip.
-const vectorPath = fileURLToPath(new URL('../../../tests/vectors/sprite_v1.json', import.meta.url));
-const vectors = JSON.parse(readFileSync(vectorPath, 'utf8')) as VectorFile;
-
-// Our decoded message in the vector file's terms.
-function asVector(message: ServerMessage | ClientMessage): VectorMessage {
-  const fields: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(message)) {
-    if (key === 'type') continue;
-    fields[key === 'layerType' ? 'type' : key] = value instanceof Uint8Array ? bytesToHex(value) : value;
-  }
-  return { type: message.type, fields };
-}
+const vectors = loadVectors<VectorFile>('sprite_v1.json');
 
 function expectedMessages(vector: VectorMessage): VectorMessage[] {
-  const list = vector.type === 'Frame' ? (vector.fields.messages as VectorMessage[]) : [vector];
   const normalise = (value: unknown) => (typeof value === 'string' && /^[0-9a-f ]+$/.test(value) ? bytesToHex(hexToBytes(value)) : value);
-  return list.map(({ type, fields }) => ({
-    type,
-    fields: Object.fromEntries(Object.entries(fields).map(([key, value]) => [key, key === 'label' || key === 'text' ? value : normalise(value)])),
-  }));
+  return vectorMessages(vector, (key, value) => (key === 'label' || key === 'text' ? value : normalise(value)));
 }
 
 describe('Sprite v1 golden vectors', () => {

@@ -5,6 +5,20 @@ import { serverUrl } from './browser.mjs';
 
 export const E2E_NAME_PREFIX = 'e2e ';
 
+// One REST call with a JSON body (when given); the status and the parsed answer.
+export async function rest(method, path, body) {
+  const response = await fetch(`${serverUrl()}${path}`, {
+    method,
+    headers: body ? { 'Content-Type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+// What the hide-and-seek views publish for tests (client/src/hns/debug.ts).
+export const hnsState = (page) => page.evaluate(() => window.__hns);
+
 export async function listSchools() {
   const response = await fetch(`${serverUrl()}/api/schools`);
   if (!response.ok) throw new Error(`GET /api/schools: ${response.status}`);
