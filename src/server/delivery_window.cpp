@@ -33,11 +33,21 @@ std::size_t DeliveryWindow::room(Clock::time_point now) const {
 
 std::optional<protocol::Bytes> DeliveryWindow::wrote(std::size_t frames, Clock::time_point now) {
     written_ += frames;
-    if (max_lag_ <= Clock::duration::zero() || sent_.size() >= kMaxAckPingsInFlight || written_ == written_at_ping_) return std::nullopt;
+    if (max_lag_ <= Clock::duration::zero() || written_ == written_at_ping_) return std::nullopt;
+    // Frames that fill the room get a Ping behind them at once, however many are unanswered: only
+    // its Pong can open the window again, and no more frames (so no more Pings) go until it does.
+    if (room(now) == 0) return ping(now);
     const bool second_passed = last_ping_ == Clock::time_point{} || now - last_ping_ >= kAckPingInterval;
-    // Frames that fill the room get a Ping behind them at once: only its Pong can open the window again.
-    const bool room_filled = room(now) == 0;
-    if (!second_passed && !room_filled) return std::nullopt;
+    if (!second_passed || sent_.size() >= kMaxAckPingsInFlight) return std::nullopt;
+    return ping(now);
+}
+
+std::optional<protocol::Bytes> DeliveryWindow::cover(Clock::time_point now) {
+    if (max_lag_ <= Clock::duration::zero() || written_ == written_at_ping_ || room(now) > 0) return std::nullopt;
+    return ping(now);
+}
+
+protocol::Bytes DeliveryWindow::ping(Clock::time_point now) {
     const std::uint32_t sequence = next_sequence_++;
     sent_.push_back({sequence, now, written_});
     last_ping_ = now;

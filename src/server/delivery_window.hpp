@@ -45,6 +45,9 @@ public:
     // `frames` lossy frames were just taken for writing at `now`: the payload of the Ping to write
     // behind them, when one is due (a second since the last, or they fill the room).
     std::optional<protocol::Bytes> wrote(std::size_t frames, Clock::time_point now);
+    // The window is shut and frames went since the last Ping: the payload of a Ping to write now,
+    // whose Pong is what can open the window again. Once per shut window (no frames go meanwhile).
+    std::optional<protocol::Bytes> cover(Clock::time_point now);
     // A Pong arrived: true when it answers one of our Pings (the reader has read up to it).
     bool on_pong(protocol::ByteView payload, Clock::time_point now);
 
@@ -67,6 +70,7 @@ private:
         std::uint64_t read = 0;
     };
     std::size_t budget() const;
+    protocol::Bytes ping(Clock::time_point now);
 
     Clock::duration max_lag_;
     std::deque<Sent> sent_;  // oldest first

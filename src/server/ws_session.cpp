@@ -412,6 +412,10 @@ private:
         const auto now = SteadyClock::now();
         note_window(now);
         const std::size_t room = window_.room(now);
+        // Shut with frames unanswered behind the last Ping (the Pings in flight were at their bound
+        // when they went): a Ping for them now, or the window would never open again.
+        if (room == 0 && !close_sent_)
+            if (auto payload = window_.cover(now)) batch_.push_back(make_frame(*payload, ws::Opcode::Ping));
         std::size_t bytes = 0;
         for (const auto& frame : batch_) bytes += frame->size();
         std::size_t lossy = 0;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <vector>
 
 #include "server/delivery_window.hpp"
 
@@ -159,11 +160,56 @@ TEST(DeliveryWindow, OtherPongsAndForgedSequencesAnswerNothing) {
     EXPECT_FALSE(window.open(t0 + 4s));
 }
 
+TEST(DeliveryWindow, FramesLeftBehindTheLastPingGetOneWhenTheWindowShuts) {
+    DeliveryWindow window(3s);
+    const auto first = window.wrote(1, t0);
+    ASSERT_TRUE(first);
+    EXPECT_FALSE(window.wrote(1, t0 + 500ms));  // within the second: no Ping behind this one
+    EXPECT_FALSE(window.cover(t0 + 1s));        // open: the next frames will carry one
+    // The reader is slow: the window shuts with one frame no Ping covers, and none will go to carry one.
+    ASSERT_FALSE(window.open(t0 + 3100ms));
+    const auto cover = window.cover(t0 + 3100ms);
+    ASSERT_TRUE(cover);
+    EXPECT_FALSE(window.cover(t0 + 3200ms));  // once
+    EXPECT_TRUE(window.on_pong(*first, t0 + 3300ms));
+    EXPECT_EQ(window.in_flight(), 1u);
+    EXPECT_TRUE(window.on_pong(*cover, t0 + 3400ms));
+    EXPECT_EQ(window.in_flight(), 0u);
+    EXPECT_TRUE(window.open(t0 + 3400ms));
+}
+
+TEST(DeliveryWindow, AShutWindowOfASlowReaderAlwaysHasAPingThatCanOpenIt) {
+    DeliveryWindow window(3s);
+    SlowReader reader;
+    for (int frame = 0; frame < 20 * 120; ++frame) {
+        const auto now = t0 + frame * 50ms;
+        reader.read_until(now, t0, window);
+        if (window.room(now) == 0) {
+            if (auto ping = window.cover(now)) reader.pings.emplace_back(reader.frames_sent, *ping);
+            // Shut: some Ping behind the last frame written is on its way.
+            ASSERT_FALSE(reader.pings.empty()) << "frame " << frame;
+            ASSERT_EQ(reader.pings.back().first, reader.frames_sent) << "frame " << frame;
+            continue;
+        }
+        ++reader.frames_sent;
+        if (auto ping = window.wrote(1, now)) reader.pings.emplace_back(reader.frames_sent, *ping);
+    }
+    EXPECT_GT(reader.frames_sent, 20u * 120 / 8);  // it kept getting frames for the whole two minutes
+}
+
 TEST(DeliveryWindow, AReaderThatNeverAnswersGetsAtMostABoundedNumberOfPings) {
     DeliveryWindow window(100s);
     int pings = 0;
-    for (int s = 0; s < 100; ++s) pings += window.wrote(1, t0 + std::chrono::seconds(s)).has_value();
-    EXPECT_EQ(pings, static_cast<int>(kMaxAckPingsInFlight));
+    for (int s = 0; s < 100; ++s) {
+        const auto now = t0 + std::chrono::seconds(s);
+        if (window.room(now) == 0) {
+            pings += window.cover(now).has_value();
+            continue;
+        }
+        pings += window.wrote(1, now).has_value();
+    }
+    // Once a second until the bound, then the frame that fills the room once: nothing more goes.
+    EXPECT_LE(pings, static_cast<int>(kMaxAckPingsInFlight) + 1);
 }
 
 TEST(DeliveryWindow, AZeroLagTurnsItOff) {
