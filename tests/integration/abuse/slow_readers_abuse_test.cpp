@@ -17,7 +17,7 @@ namespace {
 namespace sr_v1 = protocol::v1;
 namespace sr_v4 = protocol::v4;
 
-constexpr auto kSlowReadFor = 20s;
+constexpr auto kSlowReadFor = 15s;
 constexpr double kSlowPageMessages = 5;           // of the loop's 20 a second
 constexpr double kAnyLink = 1e9;                  // the bytes are few: the page is what is slow
 constexpr int kSlowReaderBuffer = 64 * 1024;

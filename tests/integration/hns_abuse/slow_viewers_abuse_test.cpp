@@ -18,7 +18,7 @@ namespace {
 namespace hc = protocol::hns_compact;
 
 constexpr auto kSlowWriteStall = 4000ms;               // --write-stall-ms: a reader that takes nothing goes quickly
-constexpr auto kSlowWatch = 30s;                   // today's code dropped the slow reader well within this
+constexpr auto kSlowWatch = 25s;                   // the code before the window dropped it after ~21 s
 constexpr double kContractLinkBytes = 1'000'000;   // an 8 Mbit/s link
 constexpr double kCompactLinkBytes = 50'000;       // a poor phone connection
 constexpr double kSlowPageMessages = 6;            // messages a second the slow page takes (the stream has 24)
