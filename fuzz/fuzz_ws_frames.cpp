@@ -16,7 +16,7 @@
 
 #include "protocol/bytes.hpp"
 #include "protocol/utf8.hpp"
-#include "server/ws_frame.hpp"
+#include "net/ws_frame.hpp"
 
 namespace {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "server/hns/permission.hpp"
-#include "server/http_types.hpp"
+#include "net/http_types.hpp"
 
 namespace hschool::server {
 

@@ -12,7 +12,7 @@
 
 #include "protocol/v1.hpp"
 #include "server/commands.hpp"
-#include "server/fanout.hpp"
+#include "net/fanout.hpp"
 #include "server/input_fifo.hpp"
 #include "server/limits.hpp"
 #include "sim/arena/arena_world.hpp"

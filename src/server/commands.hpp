@@ -8,7 +8,7 @@
 
 #include "protocol/v4.hpp"
 #include "server/access.hpp"
-#include "server/outbox.hpp"
+#include "net/outbox.hpp"
 
 namespace hschool::server {
 

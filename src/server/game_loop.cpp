@@ -5,8 +5,8 @@
 #include "server/limits.hpp"
 #include "server/metrics.hpp"
 #include "server/step_plan.hpp"
-#include "server/thread_role.hpp"
-#include "server/wake_batch.hpp"
+#include "net/thread_role.hpp"
+#include "net/wake_batch.hpp"
 #include "server/world.hpp"
 
 namespace hschool::server {

@@ -4,7 +4,7 @@
 // the league's match) and /client/replay (the replay page; in replay mode, of the loaded replay).
 // Each is the built client's index.html with a <meta name="hschool-page"> naming the view and the
 // match, answered 200 without a redirect; without a built client, a small page of our own.
-#include "server/http_router.hpp"
+#include "net/http_router.hpp"
 
 namespace hschool::server {
 

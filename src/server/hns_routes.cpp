@@ -4,8 +4,8 @@
 
 #include "server/access.hpp"
 #include "server/hns/hub.hpp"
-#include "server/http_router.hpp"
-#include "server/origin_policy.hpp"
+#include "net/http_router.hpp"
+#include "net/origin_policy.hpp"
 
 namespace hschool::server {
 

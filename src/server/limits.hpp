@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "server/token_bucket.hpp"
+#include "net/token_bucket.hpp"
 #include "sim/arena/arena_settings.hpp"
 
 namespace hschool::server {

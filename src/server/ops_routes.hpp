@@ -2,7 +2,7 @@
 // /health and /metrics: what operators and load balancers ask.
 #include <atomic>
 
-#include "server/http_router.hpp"
+#include "net/http_router.hpp"
 
 namespace hschool::server {
 

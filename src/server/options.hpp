@@ -9,7 +9,7 @@
 #include "server/access.hpp"
 #include "server/hns/dropin_env.hpp"
 #include "server/hns/hub.hpp"
-#include "server/network.hpp"
+#include "net/network.hpp"
 #include "sim/arena/arena_settings.hpp"
 
 namespace hschool::server {

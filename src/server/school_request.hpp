@@ -9,7 +9,7 @@
 #include <variant>
 #include <vector>
 
-#include "server/http_types.hpp"
+#include "net/http_types.hpp"
 #include "server/limits.hpp"
 #include "sim/calendar/calendar.hpp"
 

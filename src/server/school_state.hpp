@@ -9,7 +9,7 @@
 #include "content/resolved_packs.hpp"
 #include "content/school_map.hpp"
 #include "server/limits.hpp"
-#include "server/outbox.hpp"
+#include "net/outbox.hpp"
 #include "sim/calendar/calendar.hpp"
 
 namespace hschool::server {

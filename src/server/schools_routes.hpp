@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "server/http_router.hpp"
+#include "net/http_router.hpp"
 #include "server/school_state.hpp"
 
 namespace hschool::content {

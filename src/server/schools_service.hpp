@@ -7,7 +7,7 @@
 
 #include "protocol/v4.hpp"
 #include "server/commands.hpp"
-#include "server/fanout.hpp"
+#include "net/fanout.hpp"
 #include "server/school_state.hpp"
 
 namespace hschool::store {

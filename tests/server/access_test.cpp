@@ -8,8 +8,8 @@
 #include <fstream>
 #include <set>
 
-#include "server/http_router.hpp"
-#include "server/origin_policy.hpp"
+#include "net/http_router.hpp"
+#include "net/origin_policy.hpp"
 
 namespace hschool::server {
 namespace {

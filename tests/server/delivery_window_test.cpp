@@ -6,7 +6,7 @@
 #include <deque>
 #include <vector>
 
-#include "server/delivery_window.hpp"
+#include "net/delivery_window.hpp"
 
 namespace hschool::server {
 namespace {

@@ -1,9 +1,9 @@
 // Tick frames reach every member of a group, by shard; wakes inside a batch are handed over once.
 #include <gtest/gtest.h>
 
-#include "server/fanout.hpp"
+#include "net/fanout.hpp"
 #include "server/metrics.hpp"
-#include "server/wake_batch.hpp"
+#include "net/wake_batch.hpp"
 
 namespace hschool::server {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "server/http_router.hpp"
+#include "net/http_router.hpp"
 
 namespace hschool::server {
 namespace {

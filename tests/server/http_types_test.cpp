@@ -2,7 +2,7 @@
 
 #include <boost/json.hpp>
 
-#include "server/http_types.hpp"
+#include "net/http_types.hpp"
 
 namespace hschool::server {
 namespace {

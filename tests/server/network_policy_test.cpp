@@ -2,10 +2,10 @@
 // connection caps, the Origin allow list and the log throttle.
 #include <gtest/gtest.h>
 
-#include "server/connection_limiter.hpp"
-#include "server/log_throttle.hpp"
-#include "server/origin_policy.hpp"
-#include "server/token_bucket.hpp"
+#include "net/connection_limiter.hpp"
+#include "net/log_throttle.hpp"
+#include "net/origin_policy.hpp"
+#include "net/token_bucket.hpp"
 
 namespace hschool::server {
 namespace {

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "server/limits.hpp"
-#include "server/outbox.hpp"
+#include "net/outbox.hpp"
 
 namespace hschool::server {
 namespace {

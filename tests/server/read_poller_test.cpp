@@ -1,6 +1,6 @@
 // The v5 read poller on real sockets (socketpairs): edge-triggered readiness and again(), room to write on
 // request, owners kept alive until removed, and passes on its own timer.
-#include "server/read_poller.hpp"
+#include "net/read_poller.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/socket.h>

@@ -1,6 +1,6 @@
 // The web client's files: only regular, visible files under the canonical root, and nothing at all
 // without a usable root.
-#include "server/static_files.hpp"
+#include "net/static_files.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Thread names and priorities: take_thread_role only ever lowers a thread's priority, and a
 // ThreadLauncher's threads run at the launcher's priority, not at the caller's.
-#include "server/thread_role.hpp"
+#include "net/thread_role.hpp"
 
 #include <gtest/gtest.h>
 #include <pthread.h>

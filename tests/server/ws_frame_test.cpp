@@ -1,7 +1,7 @@
 // RFC 6455 framing after the handshake: server frames out, and the incremental reader of client
 // frames, which must survive any split of the byte stream and any hostile frame without crashing
 // or holding more than the message limit plus one header and one control frame.
-#include "server/ws_frame.hpp"
+#include "net/ws_frame.hpp"
 
 #include <gtest/gtest.h>
 

@@ -22,7 +22,7 @@
 #include "protocol/v1.hpp"
 #include "protocol/v4.hpp"
 #include "protocol/v5.hpp"
-#include "server/ws_frame.hpp"
+#include "net/ws_frame.hpp"
 #include "sim/arena/v5/replica.hpp"
 
 namespace hschool::load {

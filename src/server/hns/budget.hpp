@@ -3,7 +3,7 @@
 // in all is reached, 429 when one address has its share; both counted and with Retry-After.
 #include <optional>
 
-#include "server/connection_limiter.hpp"
+#include "net/connection_limiter.hpp"
 #include "server/hns/admission.hpp"
 #include "server/hns/hns_metrics.hpp"
 

@@ -20,8 +20,8 @@
 #include "server/hns/live_match.hpp"
 #include "server/hns/match_request.hpp"
 #include "server/hns/replay_pool.hpp"
-#include "server/connection_limiter.hpp"
-#include "server/thread_role.hpp"
+#include "net/connection_limiter.hpp"
+#include "net/thread_role.hpp"
 #include "server/hns/permission.hpp"
 
 namespace hschool::store {

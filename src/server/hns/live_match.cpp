@@ -3,7 +3,7 @@
 // time, or less in fast mode when every seated socket is ready. Seats and turns: live_seats.cpp.
 #include "server/hns/live_match.hpp"
 
-#include "server/thread_role.hpp"
+#include "net/thread_role.hpp"
 
 #include <algorithm>
 #include <atomic>

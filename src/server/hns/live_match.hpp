@@ -19,7 +19,7 @@
 #include <variant>
 #include <vector>
 
-#include "server/connection_limiter.hpp"
+#include "net/connection_limiter.hpp"
 #include "server/hns/admission.hpp"
 #include "server/hns/control.hpp"
 #include "server/hns/hns_metrics.hpp"

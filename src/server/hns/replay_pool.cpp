@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "server/hns/limits.hpp"
-#include "server/thread_role.hpp"
+#include "net/thread_role.hpp"
 
 namespace hschool::server::hns {
 

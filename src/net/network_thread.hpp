@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "server/commands.hpp"
-#include "server/connection_limiter.hpp"
-#include "server/log_throttle.hpp"
-#include "server/network.hpp"
-#include "server/read_poller.hpp"
-#include "server/session_registry.hpp"
-#include "server/wake_batch.hpp"
+#include "net/connection_limiter.hpp"
+#include "net/log_throttle.hpp"
+#include "net/network.hpp"
+#include "net/read_poller.hpp"
+#include "net/session_registry.hpp"
+#include "net/wake_batch.hpp"
 
 namespace hschool::server {
 

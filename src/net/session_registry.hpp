@@ -7,7 +7,7 @@
 #include <unordered_map>
 
 #include "server/commands.hpp"
-#include "server/outbox.hpp"
+#include "net/outbox.hpp"
 
 namespace hschool::server {
 

@@ -14,12 +14,12 @@
 
 #include "server/access.hpp"
 #include "server/hns/hub.hpp"
-#include "server/http_router.hpp"
+#include "net/http_router.hpp"
 #include "server/limits.hpp"
 #include "server/metrics.hpp"
-#include "server/network_thread.hpp"
-#include "server/origin_policy.hpp"
-#include "server/ws_session.hpp"
+#include "net/network_thread.hpp"
+#include "net/origin_policy.hpp"
+#include "net/ws_session.hpp"
 
 namespace hschool::server {
 

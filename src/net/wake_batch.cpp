@@ -1,4 +1,4 @@
-#include "server/wake_batch.hpp"
+#include "net/wake_batch.hpp"
 
 namespace hschool::server {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "server/http_types.hpp"
+#include "net/http_types.hpp"
 
 namespace hschool::server {
 

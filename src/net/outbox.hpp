@@ -15,7 +15,7 @@
 
 #include "protocol/bytes.hpp"
 #include "protocol/errors.hpp"
-#include "server/ws_frame.hpp"
+#include "net/ws_frame.hpp"
 
 namespace hschool::server {
 

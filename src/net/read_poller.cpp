@@ -1,4 +1,4 @@
-#include "server/read_poller.hpp"
+#include "net/read_poller.hpp"
 
 #include <sys/epoll.h>
 #include <unistd.h>

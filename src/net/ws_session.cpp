@@ -1,4 +1,4 @@
-#include "server/ws_session.hpp"
+#include "net/ws_session.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -19,14 +19,14 @@
 
 #include "protocol/v1.hpp"
 #include "server/hns/peer.hpp"
-#include "server/delivery_window.hpp"
+#include "net/delivery_window.hpp"
 #include "server/game_loop.hpp"
 #include "server/limits.hpp"
 #include "server/metrics.hpp"
-#include "server/outbox.hpp"
-#include "server/read_poller.hpp"
+#include "net/outbox.hpp"
+#include "net/read_poller.hpp"
 #include "server/session_dispatch.hpp"
-#include "server/ws_frame.hpp"
+#include "net/ws_frame.hpp"
 
 namespace hschool::server {
 

@@ -1,6 +1,6 @@
 // The listener and the network threads: accepts connections (backing off when the process runs out
 // of descriptors), deals them to the threads, fans tick frames out, and stops in order.
-#include "server/network.hpp"
+#include "net/network.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -11,11 +11,11 @@
 #include <optional>
 #include <string>
 
-#include "server/fanout.hpp"
+#include "net/fanout.hpp"
 #include "server/limits.hpp"
 #include "server/metrics.hpp"
-#include "server/network_thread.hpp"
-#include "server/thread_role.hpp"
+#include "net/network_thread.hpp"
+#include "net/thread_role.hpp"
 
 namespace hschool::server {
 

@@ -1,4 +1,4 @@
-#include "server/outbox.hpp"
+#include "net/outbox.hpp"
 
 #include "server/limits.hpp"
 

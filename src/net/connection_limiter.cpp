@@ -1,4 +1,4 @@
-#include "server/connection_limiter.hpp"
+#include "net/connection_limiter.hpp"
 
 namespace hschool::server {
 

@@ -1,4 +1,4 @@
-#include "server/delivery_window.hpp"
+#include "net/delivery_window.hpp"
 
 #include <algorithm>
 #include <cmath>

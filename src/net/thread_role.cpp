@@ -1,4 +1,4 @@
-#include "server/thread_role.hpp"
+#include "net/thread_role.hpp"
 
 #include <pthread.h>
 #include <spdlog/spdlog.h>

@@ -1,4 +1,4 @@
-#include "server/static_files.hpp"
+#include "net/static_files.hpp"
 
 #include <algorithm>
 #include <fstream>

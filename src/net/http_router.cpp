@@ -1,4 +1,4 @@
-#include "server/http_router.hpp"
+#include "net/http_router.hpp"
 
 #include <string_view>
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "server/limits.hpp"
-#include "server/token_bucket.hpp"
+#include "net/token_bucket.hpp"
 
 namespace hschool::server {
 

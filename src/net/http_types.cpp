@@ -1,4 +1,4 @@
-#include "server/http_types.hpp"
+#include "net/http_types.hpp"
 
 #include <boost/json.hpp>
 #include <utf8cpp/utf8.h>

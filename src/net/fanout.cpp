@@ -1,4 +1,4 @@
-#include "server/fanout.hpp"
+#include "net/fanout.hpp"
 
 #include <algorithm>
 

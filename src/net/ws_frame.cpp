@@ -1,4 +1,4 @@
-#include "server/ws_frame.hpp"
+#include "net/ws_frame.hpp"
 
 #include <algorithm>
 

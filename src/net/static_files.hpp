@@ -5,7 +5,7 @@
 #include <string>
 #include <variant>
 
-#include "server/http_router.hpp"
+#include "net/http_router.hpp"
 
 namespace hschool::server {
 

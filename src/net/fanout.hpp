@@ -10,7 +10,7 @@
 
 #include "server/commands.hpp"
 #include "server/metrics.hpp"
-#include "server/outbox.hpp"
+#include "net/outbox.hpp"
 
 namespace hschool::server {
 

@@ -1,4 +1,4 @@
-#include "server/origin_policy.hpp"
+#include "net/origin_policy.hpp"
 
 #include <algorithm>
 #include <cctype>

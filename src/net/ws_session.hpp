@@ -7,7 +7,7 @@
 
 #include "server/commands.hpp"
 #include "server/hns/peer.hpp"
-#include "server/network_thread.hpp"
+#include "net/network_thread.hpp"
 
 namespace hschool::server {
 
