@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { v1 } from '../net/protocol';
-import { FakeWebSocket } from '../net/fakeWebSocket.testing';
+import { decodedSent, lastFakeSocket as fake, restoreSockets, useFakeSockets } from '../net/fakeWebSocket.testing';
 import { ArenaSession, INPUT_INTERVAL_MS } from './arenaSession';
 
 const welcome: v1.Welcome = { type: 'Welcome', version: 1, playerId: 7, tickRate: 20, worldWidth: 1600, worldHeight: 900 };
@@ -17,10 +17,7 @@ describe('ArenaSession', () => {
   let welcomes: v1.Welcome[];
 
   beforeEach(() => {
-    vi.useFakeTimers();
-    FakeWebSocket.instances = [];
-    vi.stubGlobal('WebSocket', FakeWebSocket);
-    vi.stubGlobal('location', { protocol: 'https:', host: 'game.example' });
+    useFakeSockets({ protocol: 'https:', host: 'game.example' });
     now = 0;
     buttons = 0;
     welcomes = [];
@@ -30,16 +27,10 @@ describe('ArenaSession', () => {
 
   afterEach(() => {
     session.stop();
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
+    restoreSockets();
   });
 
-  const fake = () => FakeWebSocket.instances.at(-1)!;
-  const sent = () => fake().sent.map((frame) => {
-    const decoded = v1.decodeClient(frame);
-    if (!decoded.ok) throw new Error(decoded.error);
-    return decoded.message;
-  });
+  const sent = () => decodedSent(fake(), v1.decodeClient);
 
   it('uses wss behind https and says Hello with its name', () => {
     expect(fake().url).toBe('wss://game.example/ws/game');

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { v5 } from '../net/protocol';
-import { FakeWebSocket } from '../net/fakeWebSocket.testing';
+import { lastFakeSocket as fake, restoreSockets, useFakeSockets } from '../net/fakeWebSocket.testing';
 import { V5Session } from './v5Session';
 
 const welcome: v5.Welcome = {
@@ -20,10 +20,7 @@ describe('V5Session', () => {
   let welcomed: number;
 
   beforeEach(() => {
-    vi.useFakeTimers();
-    FakeWebSocket.instances = [];
-    vi.stubGlobal('WebSocket', FakeWebSocket);
-    vi.stubGlobal('location', { protocol: 'http:', host: 'game.example' });
+    useFakeSockets({ protocol: 'http:', host: 'game.example' });
     now = 0;
     buttons = 0;
     welcomed = 0;
@@ -33,11 +30,9 @@ describe('V5Session', () => {
 
   afterEach(() => {
     session.stop();
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
+    restoreSockets();
   });
 
-  const fake = () => FakeWebSocket.instances.at(-1)!;
   const deliver = (m: v5.ServerMessage) => fake().deliver(v5.encodeServer(m));
   const inputs = () => fake().sent.map((b) => v5.decodeClient(b)).flatMap((d) => (d.ok && d.message.type === 'Input' ? [d.message] : []));
   const advance = (ms: number) => {

@@ -1,26 +1,22 @@
-// A v5 arena connection: Hello 5, one Input per tick (each also predicted locally), Frames into the
-// replica and the interpolation buffer, the own avatar predicted and reconciled with ackSeq.
+// A v5 arena session: one Input per tick (each also predicted locally), Frames into the replica and
+// the interpolation buffer, the own avatar predicted and reconciled with ackSeq. The socket, Hello
+// and pings are the arena connection's (arenaConnection.ts).
 import { v1, v5 } from '../net/protocol';
-import { Pinger } from '../net/pinger';
-import { ReconnectingSocket, gameSocketUrl } from '../net/reconnectingSocket';
-import type { ConnectionState } from '../net/reconnectingSocket';
+import { ArenaConnection } from './arenaConnection';
+import type { ConnectionEvents, WorldMessage } from './arenaConnection';
 import { SnapshotBuffer } from './snapshotBuffer';
 import { TickClock } from './tickClock';
 import { stepAvatar } from './v5Physics';
 import type { AvatarRules, Circle, Point } from './v5Physics';
 import { Replica } from './v5Replica';
 
-export const ARENA_FULL_CLOSE_CODE = 1013;
 export const MAX_PENDING_COMMANDS = 64; // a server that never acknowledges cannot grow this forever
 export const CORRECTION_HALF_LIFE_MS = 60; // a mispredicted avatar glides to the server's answer
 export const MAX_CATCH_UP_COMMANDS = 5; // ticks a late timer or frame makes up for at once
 export const TARGET_SERVER_QUEUE = 1; // commands waiting on the server: more is latency for everyone else
-const MAX_SEQUENCE = 0xffffffff;
 
-export interface V5Events {
-  onConnection(state: ConnectionState): void;
+export interface V5Events extends ConnectionEvents {
   onWelcome(welcome: v5.Welcome, world: v5.StaticWorld): void;
-  onPing(rttMs: number): void;
 }
 
 interface Command {
@@ -28,13 +24,12 @@ interface Command {
   mask: number;
 }
 
-export class V5Session {
+export class V5Session extends ArenaConnection<v5.ClientMessage, v5.ServerMessage, V5Events> {
   readonly buffer = new SnapshotBuffer(); // the other players, as positions in world units
   readonly replica = new Replica();
   welcome: v5.Welcome | null = null;
   world: v5.StaticWorld | null = null;
   obstacles: Circle[] = [];
-  sequence = 0; // keeps increasing across reconnects, so no command is ever mistaken for an older one
   ackSeq = 0;
   corrections = 0; // Frames whose replay disagreed with the prediction
   private rules: AvatarRules | null = null;
@@ -47,42 +42,9 @@ export class V5Session {
   private error: Point = { x: 0, y: 0 }; // decaying offset after a correction
   private errorAt = 0;
   private tickClock: TickClock | null = null;
-  private tickTimer: ReturnType<typeof setInterval> | null = null;
-  private readonly socket: ReconnectingSocket;
-  private readonly pinger: Pinger;
 
-  constructor(
-    private readonly name: string,
-    private readonly buttons: () => number,
-    private readonly events: V5Events,
-    private readonly now: () => number = () => performance.now(),
-  ) {
-    this.pinger = new Pinger((clientTimeMs) => this.send({ type: 'Ping', clientTimeMs }));
-    this.socket = new ReconnectingSocket(gameSocketUrl(), {
-      onOpen: (send) => {
-        send(v5.encodeClient({ type: 'Hello', version: v5.VERSION, name: this.name }));
-        this.pinger.start();
-      },
-      onFrame: (frame) => this.onFrame(frame),
-      onState: (state) => {
-        if (state.phase !== 'open') this.forget();
-        this.events.onConnection(state);
-      },
-    });
-  }
-
-  start(): void {
-    this.socket.start();
-  }
-
-  stop(): void {
-    this.stopTicks();
-    this.pinger.stop();
-    this.socket.stop();
-  }
-
-  retryNow(): void {
-    this.socket.retryNow();
+  constructor(name: string, buttons: () => number, events: V5Events, now?: () => number) {
+    super(v5, name, buttons, events, now);
   }
 
   get tickMs(): number {
@@ -141,9 +103,7 @@ export class V5Session {
     return q * Math.pow(2, this.welcome?.quantumExp ?? 0);
   }
 
-  private forget(): void {
-    this.stopTicks();
-    this.pinger.stop();
+  protected override forget(): void {
     this.welcome = null;
     this.world = null;
     this.rules = null;
@@ -156,8 +116,7 @@ export class V5Session {
 
   private issue(at: number): void {
     if (!this.rules || !this.predicted) return;
-    this.sequence = this.sequence >= MAX_SEQUENCE ? 1 : this.sequence + 1;
-    const command = { seq: this.sequence, mask: this.buttons() & 0x0f };
+    const command = { seq: this.nextSequence(), mask: this.buttons() & 0x0f };
     this.send({ type: 'Input', seq: command.seq, mask: command.mask });
     this.pending.push(command);
     if (this.pending.length > MAX_PENDING_COMMANDS) this.pending.shift();
@@ -168,23 +127,10 @@ export class V5Session {
   }
 
   private startTicks(): void {
-    this.stopTicks();
-    this.tickTimer = setInterval(() => this.pump(), this.tickMs);
+    this.startInputTimer(this.tickMs, () => this.pump());
   }
 
-  private stopTicks(): void {
-    if (this.tickTimer !== null) clearInterval(this.tickTimer);
-    this.tickTimer = null;
-  }
-
-  private send(message: v5.ClientMessage): void {
-    this.socket.send(v5.encodeClient(message));
-  }
-
-  private onFrame(bytes: Uint8Array): void {
-    const decoded = v5.decodeServer(bytes);
-    if (!decoded.ok) return; // the server never sends malformed frames; ignore rather than crash
-    const message = decoded.message;
+  protected override onMessage(message: WorldMessage<v5.ServerMessage>): void {
     switch (message.type) {
       case 'Welcome':
         this.welcome = message;
@@ -201,11 +147,6 @@ export class V5Session {
       case 'Frame':
         this.onDelta(message);
         break;
-      case 'Pong':
-        this.events.onPing(this.pinger.onPong(message.clientTimeMs));
-        break;
-      case 'Unknown':
-        break;
     }
   }
 
@@ -213,7 +154,7 @@ export class V5Session {
     if (!this.welcome || !this.world || !this.rules) return;
     if (this.replica.apply(frame) !== null) {
       // A broken chain cannot be repaired in place: a new connection starts with a keyframe.
-      this.socket.reconnectTo(gameSocketUrl());
+      this.redial();
       return;
     }
     const first = this.predicted === null;

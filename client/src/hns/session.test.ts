@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FakeWebSocket } from '../net/fakeWebSocket.testing';
+import { FakeWebSocket, lastFakeSocket as fake, restoreSockets, useFakeSockets } from '../net/fakeWebSocket.testing';
 import type { ConnectionState } from '../net/reconnectingSocket';
 import { mapLayer, object, packet, solid } from '../sprite/fixtures.testing';
 import { decodeClient } from '../sprite/protocol';
@@ -28,9 +28,7 @@ describe('SpriteSession', () => {
   let session: SpriteSession;
 
   beforeEach(() => {
-    vi.useFakeTimers();
-    FakeWebSocket.instances = [];
-    vi.stubGlobal('WebSocket', FakeWebSocket);
+    useFakeSockets();
     states = [];
     ended = [];
     applied = 0;
@@ -45,11 +43,9 @@ describe('SpriteSession', () => {
 
   afterEach(() => {
     session.stop();
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
+    restoreSockets();
   });
 
-  const fake = () => FakeWebSocket.instances.at(-1)!;
   const sent = () => fake().sent.map((frame) => {
     const decoded = decodeClient(frame);
     if (!decoded.ok) throw new Error(decoded.error);
@@ -182,9 +178,7 @@ describe('SpriteSession on the compact stream', () => {
   let session: SpriteSession;
 
   beforeEach(() => {
-    vi.useFakeTimers();
-    FakeWebSocket.instances = [];
-    vi.stubGlobal('WebSocket', FakeWebSocket);
+    useFakeSockets();
     ended = [];
     behind = 0;
     applied = 0;
@@ -200,11 +194,9 @@ describe('SpriteSession on the compact stream', () => {
 
   afterEach(() => {
     session.stop();
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
+    restoreSockets();
   });
 
-  const fake = () => FakeWebSocket.instances.at(-1)!;
   const COG = [63, 124, 196, 255];
   const keyframe = (tick: number, flags: number = FrameFlag.Keyframe) =>
     compactPacket(frameMark(tick, flags), { type: 'ClearObjects' }, ...mapLayer(1440, 800), solidBlock(0, 8, 8, COG), useBlock(100, 0, 'cog aim 0'), object(1000, 4, 4, 1, 100));

@@ -21,6 +21,14 @@ export function setText(element: HTMLElement, text: string): void {
   if (element.textContent !== text) element.textContent = text;
 }
 
+// A match page's heading and the way back to the match list.
+export function matchHeader(headingId: string, heading: string): HTMLElement {
+  return h('div', { class: 'hns-header' },
+    h('h1', { id: headingId, text: heading }),
+    h('a', { href: '#/hns', class: 'nav-link', text: t('hns.back') }),
+  );
+}
+
 // The spectator pages' "cannot keep up" notice; behind.ts decides when it shows.
 export function behindNote(): HTMLElement {
   return h('div', { class: 'note note-warning', role: 'status', 'data-testid': 'hns-behind', hidden: true });

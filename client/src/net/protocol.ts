@@ -3,5 +3,7 @@
 export * as v1 from './protocolV1';
 export * as v4 from './protocolV4';
 export * as v5 from './protocolV5';
-export { EncodeError, bytesToHex, hexToBytes } from './codec';
-export type { DecodeError, Decoded, Unknown } from './codec';
+export { EncodeError } from './bytes';
+export type { DecodeError } from './bytes';
+export { bytesToHex, hexToBytes } from './hex';
+export type { Decoded, Unknown } from './codec';

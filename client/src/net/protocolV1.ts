@@ -1,7 +1,9 @@
 // Protocol v1, the arena: avatars moved by button masks, full snapshots every tick.
 // Mirrors src/protocol/v1.hpp; the golden vectors in tests/vectors/v1.json keep them in step.
-import { decodeWith, encodeWith, messageTable, recordOf, sequenceOf, stringOf } from './codec';
+import { decodeWith, encodeWith, messageTable, recordOf, sequenceOf } from './codec';
 import type { Decoded, Unknown } from './codec';
+import { namedHelloBody, pingBody, pongBody } from './sharedMessages';
+import type { NamedHello as Hello, Ping, Pong } from './sharedMessages';
 
 export const VERSION = 1;
 export const MAX_INBOUND_FRAME_BYTES = 64 * 1024;
@@ -13,9 +15,8 @@ export const Id = { Hello: 0x01, Input: 0x02, Ping: 0x03, Welcome: 0x81, Snapsho
 export const Buttons = { Up: 1, Down: 2, Left: 4, Right: 8 } as const;
 export const EntityKind = { Unknown: 0, Player: 1, Obstacle: 2 } as const;
 
-export interface Hello { type: 'Hello'; version: number; name: string }
+export type { Hello, Ping, Pong };
 export interface Input { type: 'Input'; sequence: number; buttons: number }
-export interface Ping { type: 'Ping'; clientTimeMs: number }
 export interface Welcome {
   type: 'Welcome';
   version: number;
@@ -26,7 +27,6 @@ export interface Welcome {
 }
 export interface EntityState { id: number; kind: number; x: number; y: number; radius: number; colour: number }
 export interface Snapshot { type: 'Snapshot'; tick: number; entities: EntityState[] }
-export interface Pong { type: 'Pong'; clientTimeMs: number; serverTick: number }
 
 export type ClientMessage = Hello | Input | Ping;
 export type ServerMessage = Welcome | Snapshot | Pong;
@@ -34,9 +34,9 @@ export type ServerMessage = Welcome | Snapshot | Pong;
 const entitySchema = recordOf(['id', 'u32'], ['kind', 'u8'], ['x', 'f32'], ['y', 'f32'], ['radius', 'f32'], ['colour', 'u32']);
 
 const clientTable = messageTable([
-  [Id.Hello, 'Hello', recordOf(['version', 'u8'], ['name', stringOf(1, MAX_NAME_BYTES)])],
+  [Id.Hello, 'Hello', namedHelloBody(MAX_NAME_BYTES)],
   [Id.Input, 'Input', recordOf(['sequence', 'u32'], ['buttons', 'u8'])],
-  [Id.Ping, 'Ping', recordOf(['clientTimeMs', 'i64'])],
+  [Id.Ping, 'Ping', pingBody],
 ]);
 
 const serverTable = messageTable([
@@ -46,7 +46,7 @@ const serverTable = messageTable([
     recordOf(['version', 'u8'], ['playerId', 'u32'], ['tickRate', 'u8'], ['worldWidth', 'f32'], ['worldHeight', 'f32']),
   ],
   [Id.Snapshot, 'Snapshot', recordOf(['tick', 'u32'], ['entities', sequenceOf(2, MAX_ENTITIES, ENTITY_BYTES, entitySchema)])],
-  [Id.Pong, 'Pong', recordOf(['clientTimeMs', 'i64'], ['serverTick', 'u32'])],
+  [Id.Pong, 'Pong', pongBody],
 ]);
 
 export const decodeClient = (frame: Uint8Array): Decoded<ClientMessage | Unknown> => decodeWith(clientTable, frame);

@@ -2,6 +2,8 @@
 // Mirrors src/protocol/v4.hpp; the golden vectors in tests/vectors/v4.json keep them in step.
 import { decodeWith, encodeWith, messageTable, recordOf, sequenceOf, stringOf } from './codec';
 import type { Decoded, Unknown } from './codec';
+import { pingBody, pongBody } from './sharedMessages';
+import type { Ping, Pong } from './sharedMessages';
 
 export const VERSION = 4;
 export const MAX_INBOUND_FRAME_BYTES = 8 * 1024;
@@ -30,13 +32,12 @@ export const Locale = { Russian: 0, English: 1 } as const;
 export const NodeKind = { Territory: 0, Building: 1, Floor: 2, Room: 3 } as const;
 
 export interface Hello { type: 'Hello'; version: number; locale: number }
-export interface Ping { type: 'Ping'; clientTimeMs: number }
+export type { Ping, Pong };
 export interface OpenSchool { type: 'OpenSchool'; schoolId: number }
 export interface CloseSchool { type: 'CloseSchool' }
 export interface SetRunning { type: 'SetRunning'; running: number }
 export interface SetSpeed { type: 'SetSpeed'; speedIndex: number }
 export interface Welcome { type: 'Welcome'; version: number; tickRate: number; maxSchools: number }
-export interface Pong { type: 'Pong'; clientTimeMs: number; serverTick: number }
 export interface Clock { type: 'Clock'; schoolId: number; gameTimeMs: number; running: number; speedIndex: number }
 export interface SchoolGone { type: 'SchoolGone'; schoolId: number }
 export interface MapNode {
@@ -65,7 +66,7 @@ const nodeSchema = recordOf(
 
 const clientTable = messageTable([
   [Id.Hello, 'Hello', recordOf(['version', 'u8'], ['locale', 'u8'])],
-  [Id.Ping, 'Ping', recordOf(['clientTimeMs', 'i64'])],
+  [Id.Ping, 'Ping', pingBody],
   [Id.OpenSchool, 'OpenSchool', recordOf(['schoolId', 'i32'])],
   [Id.CloseSchool, 'CloseSchool', recordOf()],
   [Id.SetRunning, 'SetRunning', recordOf(['running', 'u8'])],
@@ -74,7 +75,7 @@ const clientTable = messageTable([
 
 const serverTable = messageTable([
   [Id.Welcome, 'Welcome', recordOf(['version', 'u8'], ['tickRate', 'u8'], ['maxSchools', 'u8'])],
-  [Id.Pong, 'Pong', recordOf(['clientTimeMs', 'i64'], ['serverTick', 'u32'])],
+  [Id.Pong, 'Pong', pongBody],
   [Id.Clock, 'Clock', recordOf(['schoolId', 'i32'], ['gameTimeMs', 'i64'], ['running', 'u8'], ['speedIndex', 'u8'])],
   [Id.SchoolGone, 'SchoolGone', recordOf(['schoolId', 'i32'])],
   [Id.MapSnapshot, 'MapSnapshot', recordOf(['schoolId', 'i32'], ['nodes', sequenceOf(2, MAX_NODES, MIN_NODE_BYTES, nodeSchema)])],

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { v4 } from '../net/protocol';
 import { BACKOFF_BASE_MS } from '../net/backoff';
-import { FakeWebSocket } from '../net/fakeWebSocket.testing';
+import { FakeWebSocket, restoreSockets, useFakeSockets } from '../net/fakeWebSocket.testing';
 import { SchoolSession } from './schoolSession';
 import type { SchoolSessionState } from './schoolSession';
 
@@ -13,11 +13,8 @@ describe('SchoolSession', () => {
   let session: SchoolSession;
 
   beforeEach(() => {
-    vi.useFakeTimers();
+    useFakeSockets({ protocol: 'http:', host: 'example.test:8080' });
     vi.spyOn(Math, 'random').mockReturnValue(0.5); // no backoff jitter
-    FakeWebSocket.instances = [];
-    vi.stubGlobal('WebSocket', FakeWebSocket);
-    vi.stubGlobal('location', { protocol: 'http:', host: 'example.test:8080' });
     states = [];
     gone = [];
     session = new SchoolSession(3, 1, { onChange: (s) => states.push(s), onGone: (id) => gone.push(id) });
@@ -26,8 +23,7 @@ describe('SchoolSession', () => {
 
   afterEach(() => {
     session.stop();
-    vi.useRealTimers();
-    vi.unstubAllGlobals();
+    restoreSockets();
     vi.restoreAllMocks();
   });
 

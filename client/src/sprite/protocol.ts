@@ -413,13 +413,5 @@ export function concat(parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
-export function hexToBytes(hex: string): Uint8Array {
-  const digits = hex.replace(/\s+/g, '');
-  const out = new Uint8Array(digits.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(digits.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
-
-export function bytesToHex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join(' ');
-}
+// Frames as hex for the golden vectors, written once for every codec.
+export { bytesToHex, hexToBytes } from '../net/hex';

@@ -1,7 +1,8 @@
 // The arena over protocol v5: the own avatar predicted (it answers on the next frame), the others
 // interpolated 100 ms back, the far-density layer, a camera on larger worlds, ping and the
 // measured key-to-screen latency.
-import { V5Session, ARENA_FULL_CLOSE_CODE } from '../arena/v5Session';
+import { ARENA_FULL_CLOSE_CODE } from '../arena/arenaConnection';
+import { V5Session } from '../arena/v5Session';
 import { HeldKeys } from '../arena/keyboard';
 import { KeyToScreen } from '../arena/keyToScreen';
 import { PixiScene } from '../arena/pixiScene';

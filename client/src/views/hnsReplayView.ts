@@ -1,38 +1,29 @@
 // A finished match re-stepped by the server (/replay): transport keys as buttons (§2.8), a seek bar in
 // ticks, the chrome sprite 4090 for tick, end, speed and pause (§4.5), and a loud notice if the server
 // reports that a re-stepped tick's hash differs from the recorded one.
-import { updateDebug } from '../app/debugState';
 import { getMatch } from '../hns/api';
 import type { MatchDetail } from '../hns/api';
-import { BehindNotice } from '../hns/behind';
-import { appliedCounts, boardCounts, debugCogs, resetHnsDebug, updateHnsDebug } from '../hns/debug';
+import { boardCounts, debugCogs, updateHnsDebug } from '../hns/debug';
 import { chromeStageKey } from '../hns/format';
 import { readBoard, readReplayChrome } from '../hns/labels';
 import type { ReplayChrome } from '../hns/labels';
 import { seekCommand } from '../hns/replay';
-import { SpriteSession, spectatorSocketUrl } from '../hns/session';
-import type { EndReason } from '../hns/session';
+import { spectatorSocketUrl } from '../hns/session';
 import { streamForThisPage } from '../hns/streamChoice';
-import { HnsStage } from '../hns/stage';
-import { END_KEYS, Scoreboard, behindNote, boardText, paintBehind, resultsTables, setText } from '../hns/ui';
-import { onLanguageChange, t } from '../i18n/i18n';
+import { boardText, matchHeader, resultsTables, setText } from '../hns/ui';
+import { t } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/i18n';
-import { ConnectionBanner } from '../ui/connectionBanner';
 import { h, replaceChildren } from '../ui/dom';
+import { HnsBoardPage } from './hnsBoardPage';
 import type { View } from './view';
 
 const CHROME_READ_MS = 100;
 
 export class HnsReplayView implements View {
   readonly element = h('section', { class: 'view hns-view', 'aria-labelledby': 'hns-replay-heading', 'data-testid': 'hns-replay' });
-  private readonly session: SpriteSession;
-  private readonly banner: ConnectionBanner;
-  private readonly scoreboard = new Scoreboard();
+  private readonly page: HnsBoardPage;
   private readonly canvasHost = h('div', { class: 'hns-canvas', 'data-testid': 'hns-stage' });
   private readonly mismatch = h('div', { class: 'mismatch', role: 'alert', 'data-testid': 'hns-mismatch', hidden: true });
-  private readonly endNote = h('div', { class: 'note note-warning', role: 'status', 'data-testid': 'hns-ended', hidden: true });
-  private readonly behindElement = behindNote();
-  private readonly behind = new BehindNotice((showing) => this.paintBehind(showing));
   private readonly streamKind = streamForThisPage();
   private readonly tickReadout = h('span', { class: 'tick-readout', 'data-testid': 'replay-tick', 'aria-live': 'off' });
   private readonly speedReadout = h('span', { class: 'muted', 'data-testid': 'replay-speed' });
@@ -40,34 +31,20 @@ export class HnsReplayView implements View {
   private readonly seekBar: HTMLInputElement;
   private readonly seekInput: HTMLInputElement;
   private readonly resultsHost = h('div', { class: 'hns-section' });
-  private readonly stage: HnsStage;
-  private readonly timer: ReturnType<typeof setInterval>;
-  private readonly unsubscribe: () => void;
   private chrome: ReplayChrome | null = null;
   private match: MatchDetail | null = null;
-  private ended: EndReason | null = null;
   private dragging = false;
   private mismatchSeen: ReplayChrome['mismatch'] = null; // sticky: a mismatch stays on screen once reported
-  private destroyed = false;
 
   constructor(private readonly matchId: string) {
-    resetHnsDebug('replay', matchId);
-    updateDebug({ view: 'hns-replay', school: null, arena: null });
-    this.banner = new ConnectionBanner(() => this.session.retryNow());
-    this.session = new SpriteSession(spectatorSocketUrl('/replay', { match: matchId }, this.streamKind), {
-      onConnection: (state) => {
-        this.banner.update(state);
-        updateHnsDebug({ connection: state.phase });
-      },
-      onApplied: () => updateHnsDebug(appliedCounts(this.session)),
-      onEnd: (reason) => {
-        this.ended = reason;
-        updateHnsDebug({ ended: reason, connection: 'closed' });
-        this.paintEnd();
-      },
-      onBehind: () => this.behind.note(),
-   }, { policyIsFinal: false, stream: this.streamKind });
-    updateHnsDebug({ stream: this.streamKind });
+    this.page = new HnsBoardPage({
+      view: 'replay',
+      matchId,
+      url: spectatorSocketUrl('/replay', { match: matchId }, this.streamKind),
+      canvasHost: this.canvasHost,
+      render: () => this.render(),
+      spectator: { stream: this.streamKind, behindKey: 'hns.behindReplay' },
+    });
     this.playPause = h('button', {
       type: 'button',
       class: 'button button-primary',
@@ -93,33 +70,25 @@ export class HnsReplayView implements View {
       },
     });
     this.seekInput = h('input', { type: 'number', class: 'input input-small', min: 0, step: 1, 'data-testid': 'replay-seek-tick', style: 'width: 7em' });
-    this.stage = new HnsStage(this.session.stream.world, this.canvasHost, 'hns-canvas');
-    this.unsubscribe = onLanguageChange(() => this.render());
     this.render();
-    this.session.start();
-    this.timer = setInterval(() => this.readChrome(), CHROME_READ_MS);
+    this.page.session.start();
+    this.page.every(CHROME_READ_MS, () => this.readChrome());
     void this.loadMatch();
   }
 
   destroy(): void {
-    this.destroyed = true;
-    clearInterval(this.timer);
-    this.unsubscribe();
-    this.session.stop();
-    this.behind.destroy();
-    this.banner.destroy();
-    this.stage.destroy();
+    this.page.destroy();
   }
 
   private async loadMatch(): Promise<void> {
     const result = await getMatch(this.matchId);
-    if (this.destroyed || !result.ok) return;
+    if (this.page.destroyed || !result.ok) return;
     this.match = result.data;
     this.paintResults();
   }
 
   private send(text: string): void {
-    this.session.sendText(text);
+    this.page.session.sendText(text);
   }
 
   private seek(tick: number): void {
@@ -128,11 +97,11 @@ export class HnsReplayView implements View {
   }
 
   private readChrome(): void {
-    const chrome = readReplayChrome(this.session.stream.world);
-    const board = readBoard(this.session.stream.world);
+    const chrome = readReplayChrome(this.page.session.stream.world);
+    const board = readBoard(this.page.session.stream.world);
     this.chrome = chrome;
     updateHnsDebug({
-      ...boardCounts(this.stage, this.session),
+      ...boardCounts(this.page.stage, this.page.session),
       tick: chrome?.tick ?? null,
       end: chrome?.end ?? null,
       paused: chrome?.paused ?? null,
@@ -141,12 +110,11 @@ export class HnsReplayView implements View {
       cogs: debugCogs(board.cogs),
     });
     this.paintChrome();
-    setText(this.scoreboard.extra, boardText(board, []));
+    setText(this.page.scoreboard.extra, boardText(board, []));
   }
 
   private render(): void {
-    this.banner.render();
-    this.scoreboard.relabel();
+    this.page.relabel();
     const button = (testId: string, key: MessageKey, command: string, text?: string) => h('button', {
       type: 'button',
       class: 'button button-small',
@@ -157,15 +125,12 @@ export class HnsReplayView implements View {
       onclick: () => this.send(command),
     });
     replaceChildren(this.element,
-      h('div', { class: 'hns-header' },
-        h('h1', { id: 'hns-replay-heading', text: t('hns.replayHeading', { id: this.matchId }) }),
-        h('a', { href: '#/hns', class: 'nav-link', text: t('hns.back') }),
-      ),
-      this.banner.element,
+      matchHeader('hns-replay-heading', t('hns.replayHeading', { id: this.matchId })),
+      this.page.banner.element,
       this.mismatch,
-      this.endNote,
-      this.behindElement,
-      this.scoreboard.element,
+      this.page.endNote,
+      this.page.behindElement,
+      this.page.scoreboard.element,
       h('div', { class: 'hns-toolbar', role: 'group', 'aria-label': t('hns.replay.transport') },
         button('replay-restart', 'hns.replay.restart', ','),
         button('replay-back', 'hns.replay.back', 'b', '−1'),
@@ -198,14 +163,8 @@ export class HnsReplayView implements View {
     );
     this.seekBar.id = 'replay-seek';
     this.paintChrome();
-    this.paintEnd();
     this.paintResults();
-    this.paintBehind(this.behind.showing);
-  }
-
-  private paintBehind(showing: boolean): void {
-    paintBehind(this.behindElement, showing, 'hns.behindReplay');
-    updateHnsDebug({ behind: showing });
+    this.page.repaint();
   }
 
   private paintTick(tick: number): void {
@@ -232,7 +191,7 @@ export class HnsReplayView implements View {
     }
     setText(this.speedReadout, chrome.speed !== null ? `${chrome.speed}×` : '—');
     const stage = chromeStageKey(chrome.phase, chrome.matchPhase);
-    this.scoreboard.update({
+    this.page.scoreboard.update({
       stage: stage ? t(stage) : chrome.phase,
       game: chrome.game,
       games: chrome.games,
@@ -249,11 +208,6 @@ export class HnsReplayView implements View {
     } else {
       this.mismatch.hidden = true;
     }
-  }
-
-  private paintEnd(): void {
-    this.endNote.hidden = !this.ended;
-    if (this.ended) setText(this.endNote, t(END_KEYS[this.ended]));
   }
 
   private paintResults(): void {

@@ -5,7 +5,7 @@ import { getMatch, replayFileUrl } from '../hns/api';
 import type { MatchDetail } from '../hns/api';
 import { resetHnsDebug } from '../hns/debug';
 import { formatFinishedAt, stageKey } from '../hns/format';
-import { resultsTables, seatChip } from '../hns/ui';
+import { matchHeader, resultsTables, seatChip } from '../hns/ui';
 import { language, onLanguageChange, t } from '../i18n/i18n';
 import { h, replaceChildren } from '../ui/dom';
 import { problemMessage } from './problemText';
@@ -53,10 +53,7 @@ export class HnsResultsView implements View {
 
   private render(): void {
     const match = this.match;
-    const header = h('div', { class: 'hns-header' },
-      h('h1', { id: 'hns-results-heading', text: t('hns.resultsHeading', { id: this.matchId }) }),
-      h('a', { href: '#/hns', class: 'nav-link', text: t('hns.back') }),
-    );
+    const header = matchHeader('hns-results-heading', t('hns.resultsHeading', { id: this.matchId }));
     if (!match) {
       replaceChildren(this.element, header, this.problem
         ? h('div', { class: 'state state-error' }, problemMessage(this.problem).element)
