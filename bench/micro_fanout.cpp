@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "protocol/v4.hpp"
-#include "server/outbox.hpp"
+#include "net/outbox.hpp"
 
 namespace {
 

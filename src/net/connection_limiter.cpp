@@ -1,6 +1,6 @@
 #include "net/connection_limiter.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 
 ConnectionLimiter::Slot& ConnectionLimiter::Slot::operator=(Slot&& other) noexcept {
     if (this != &other) {
@@ -52,4 +52,4 @@ std::size_t ConnectionLimiter::from(const std::string& address) const {
     return found == per_address_.end() ? 0 : found->second;
 }
 
-}  // namespace hschool::server
+}  // namespace hschool::net

@@ -6,7 +6,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace hschool::server {
+namespace hschool::net {
 
 class ConnectionLimiter {
 public:
@@ -48,4 +48,4 @@ private:
     std::unordered_map<std::string, std::size_t> per_address_;
 };
 
-}  // namespace hschool::server
+}  // namespace hschool::net

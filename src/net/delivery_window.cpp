@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace hschool::server {
+namespace hschool::net {
 namespace {
 
 constexpr std::uint8_t kTag0 = 'h', kTag1 = 'a';
@@ -80,4 +80,4 @@ DeliveryWindow::Clock::duration DeliveryWindow::lag(Clock::time_point now) const
     return sent_.empty() ? Clock::duration::zero() : now - sent_.front().at;
 }
 
-}  // namespace hschool::server
+}  // namespace hschool::net

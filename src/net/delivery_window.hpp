@@ -18,7 +18,7 @@
 
 #include "protocol/bytes.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 
 inline constexpr auto kAckPingInterval = std::chrono::seconds(1);     // a Ping behind lossy frames at least this often
 inline constexpr std::size_t kMaxAckPingsInFlight = 8;               // a reader this far behind gets no more until it answers
@@ -82,4 +82,4 @@ private:
     std::uint64_t written_at_ping_ = 0;  // written_ when the last Ping went
 };
 
-}  // namespace hschool::server
+}  // namespace hschool::net

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace hschool::server {
+namespace hschool::net {
 
 std::size_t push_tick_to_all(const OutboxList& outboxes, const Frame& frame) {
     std::size_t dropped = 0;
@@ -10,8 +10,8 @@ std::size_t push_tick_to_all(const OutboxList& outboxes, const Frame& frame) {
     return dropped;
 }
 
-void DirectFanOut::deliver(std::uint32_t, Frame frame, std::shared_ptr<const OutboxList> outboxes, WireVersion version) {
-    metrics_.frames_dropped(version, push_tick_to_all(*outboxes, frame));
+void DirectFanOut::deliver(std::uint32_t, Frame frame, std::shared_ptr<const OutboxList> outboxes, ProtocolTag tag) {
+    metrics_.frames_dropped(tag, push_tick_to_all(*outboxes, frame));
 }
 
 void BroadcastGroup::add(const ConnectionRef& connection) {
@@ -27,7 +27,7 @@ void BroadcastGroup::remove(ConnectionId id) {
     changed_ = true;
 }
 
-void BroadcastGroup::deliver(FanOut& fanout, const Frame& frame, WireVersion version) {
+void BroadcastGroup::deliver(FanOut& fanout, const Frame& frame, ProtocolTag tag) {
     if (changed_) {
         std::vector<OutboxList> lists;
         for (const auto& member : members_) {
@@ -40,7 +40,7 @@ void BroadcastGroup::deliver(FanOut& fanout, const Frame& frame, WireVersion ver
         changed_ = false;
     }
     for (std::size_t shard = 0; shard < shards_.size(); ++shard)
-        if (shards_[shard]) fanout.deliver(static_cast<std::uint32_t>(shard), frame, shards_[shard], version);
+        if (shards_[shard]) fanout.deliver(static_cast<std::uint32_t>(shard), frame, shards_[shard], tag);
 }
 
-}  // namespace hschool::server
+}  // namespace hschool::net

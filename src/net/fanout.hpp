@@ -8,19 +8,19 @@
 #include <memory>
 #include <vector>
 
-#include "server/commands.hpp"
-#include "server/metrics.hpp"
 #include "net/outbox.hpp"
+#include "net/transport_metrics.hpp"
+#include "net/ws_connection.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 
 using OutboxList = std::vector<std::shared_ptr<Outbox>>;
 
 class FanOut {
 public:
     virtual ~FanOut() = default;
-    // Pushes frame into every outbox of the list, counting drops under version.
-    virtual void deliver(std::uint32_t shard, Frame frame, std::shared_ptr<const OutboxList> outboxes, WireVersion version) = 0;
+    // Pushes frame into every outbox of the list, counting drops under its protocol.
+    virtual void deliver(std::uint32_t shard, Frame frame, std::shared_ptr<const OutboxList> outboxes, ProtocolTag tag) = 0;
     // Runs work for a shard's connections on the thread that writes them (v5: per-connection encodes).
     virtual void run(std::uint32_t shard, std::function<void()> task) = 0;
 };
@@ -28,12 +28,12 @@ public:
 // Pushes on the calling thread (unit tests, and a server without network threads).
 class DirectFanOut final : public FanOut {
 public:
-    explicit DirectFanOut(Metrics& metrics) : metrics_(metrics) {}
-    void deliver(std::uint32_t shard, Frame frame, std::shared_ptr<const OutboxList> outboxes, WireVersion version) override;
+    explicit DirectFanOut(TransportMetrics& metrics) : metrics_(metrics) {}
+    void deliver(std::uint32_t shard, Frame frame, std::shared_ptr<const OutboxList> outboxes, ProtocolTag tag) override;
     void run(std::uint32_t, std::function<void()> task) override { task(); }
 
 private:
-    Metrics& metrics_;
+    TransportMetrics& metrics_;
 };
 
 // Fills a list of outboxes with one frame; returns the frames the rings dropped.
@@ -47,7 +47,7 @@ public:
     void remove(ConnectionId id);
     bool empty() const { return members_.empty(); }
     std::size_t size() const { return members_.size(); }
-    void deliver(FanOut& fanout, const Frame& frame, WireVersion version);
+    void deliver(FanOut& fanout, const Frame& frame, ProtocolTag tag);
 
 private:
     std::vector<ConnectionRef> members_;
@@ -55,4 +55,4 @@ private:
     bool changed_ = false;
 };
 
-}  // namespace hschool::server
+}  // namespace hschool::net

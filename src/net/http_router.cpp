@@ -2,7 +2,7 @@
 
 #include <string_view>
 
-namespace hschool::server {
+namespace hschool::net {
 namespace {
 
 std::vector<std::string> split_path(std::string_view path) {
@@ -77,4 +77,4 @@ void HttpRouter::handle(const HttpRequest& request, Respond respond) const {
     respond(problem(404, "not-found", "Not found", "no route for " + request.path));
 }
 
-}  // namespace hschool::server
+}  // namespace hschool::net

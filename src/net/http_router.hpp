@@ -7,7 +7,7 @@
 
 #include "net/http_types.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 
 using PathParams = std::vector<std::string>;  // the {…} segments, in order
 using HttpHandler = std::function<void(const HttpRequest&, const PathParams&, Respond)>;
@@ -34,4 +34,4 @@ private:
     RequestGuard write_guard_;
 };
 
-}  // namespace hschool::server
+}  // namespace hschool::net

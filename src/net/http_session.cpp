@@ -1,5 +1,5 @@
 // HTTP on an accepted connection: one request at a time with named limits; the router answers,
-// WebSocket upgrades on /ws/game become sessions once the origin and the connection caps allow.
+// WebSocket upgrades become sessions once their path's endpoint, the origin and the caps allow.
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/dispatch.hpp>
@@ -12,16 +12,12 @@
 #include <memory>
 #include <optional>
 
-#include "server/access.hpp"
-#include "server/hns/hub.hpp"
 #include "net/http_router.hpp"
-#include "server/limits.hpp"
-#include "server/metrics.hpp"
 #include "net/network_thread.hpp"
 #include "net/origin_policy.hpp"
 #include "net/ws_session.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 
 namespace beast = boost::beast;
 namespace http = beast::http;
@@ -29,12 +25,6 @@ namespace websocket = beast::websocket;
 
 namespace {
 
-inline constexpr std::string_view kWebSocketPath = "/ws/game";
-
-// The hide-and-seek sockets (spec §2.1), answered by the hub when the server runs one.
-bool is_hns_socket_path(std::string_view path) {
-    return path == "/player" || path == "/global" || path == "/admin" || path == "/reward" || path == "/replay";
-}
 inline constexpr std::size_t kHttpDrainChunkBytes = 8 * 1024;
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
@@ -49,16 +39,16 @@ public:
         switch (shared_.http_limiter.try_admit(remote.address().to_string(), http_slot_)) {
             case ConnectionLimiter::Admission::Admitted: break;
             case ConnectionLimiter::Admission::TotalCapReached:
-                return net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+                return asio::dispatch(stream_.get_executor(), [self = shared_from_this()] {
                     self->refuse(503, "http_total", "server-full", "Server full", "the server has no room for more connections; try again later");
                 });
             case ConnectionLimiter::Admission::AddressCapReached:
-                return net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+                return asio::dispatch(stream_.get_executor(), [self = shared_from_this()] {
                     self->refuse(503, "http_per_ip", "too-many-connections", "Too many connections",
                                  "this address has too many open connections; close one and try again");
                 });
         }
-        net::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, shared_from_this()));
+        asio::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, shared_from_this()));
     }
 
 private:
@@ -118,31 +108,26 @@ private:
         });
     }
 
+    // The endpoint of the path decides, in this order: its own check (a malformed credential),
+    // then the origin and the connection caps, then whether it takes the connection.
     void upgrade(http::request<http::string_body> request) {
         const std::string_view target = request.target();
         const auto question = target.find('?');
-        const std::string_view path = target.substr(0, question);
-        const bool hns = shared_.hns != nullptr && is_hns_socket_path(path);
-        if (!hns && path != kWebSocketPath) return send_and_close(problem(404, "not-found", "Not found", "WebSocket endpoint is /ws/game"));
-        const std::string_view query = question == std::string_view::npos ? std::string_view() : target.substr(question + 1);
-        SchoolRights rights;
-        if (!hns && shared_.access) {
-            auto allowed = school_rights(*shared_.access, query_param(query, hns::kOwnerTokenParam));
-            if (!allowed) {
-                return send_and_close(problem(400, "bad-request", "Bad request",
-                                              "ownerToken lists at most " + std::to_string(kMaxUpgradeTokens) +
-                                                  " tokens of at most " + std::to_string(kMaxUpgradeTokenChars) + " characters"));
-            }
-            rights = std::move(*allowed);
-        }
-        if (!origin_allowed(request[http::field::origin], request[http::field::host], shared_.config.allowed_origins)) {
-            return refuse(403, "origin", "forbidden-origin", "Forbidden origin", "WebSocket connections from this origin are not allowed");
-        }
+        const WsEndpoint* endpoint = shared_.endpoints.find(target.substr(0, question));
+        if (!endpoint) return send_and_close(problem(404, "not-found", "Not found", shared_.endpoints.not_found_detail()));
         beast::error_code ec;
         const auto remote = stream_.socket().remote_endpoint(ec);
         if (ec) return shutdown();
+        const WsUpgrade upgrade{target.substr(0, question),
+                                question == std::string_view::npos ? std::string_view() : target.substr(question + 1),
+                                remote.address().to_string()};
+        if (endpoint->check)
+            if (auto refused = endpoint->check(upgrade)) return send_and_close(std::move(*refused));
+        if (!origin_allowed(request[http::field::origin], request[http::field::host], shared_.config.allowed_origins)) {
+            return refuse(403, "origin", "forbidden-origin", "Forbidden origin", "WebSocket connections from this origin are not allowed");
+        }
         ConnectionLimiter::Slot slot;
-        switch (shared_.limiter.try_admit(remote.address().to_string(), slot)) {
+        switch (shared_.limiter.try_admit(upgrade.address, slot)) {
             case ConnectionLimiter::Admission::TotalCapReached:
                 return refuse(503, "total", "server-full", "Server full", "the server has no room for more connections; try again later");
             case ConnectionLimiter::Admission::AddressCapReached:
@@ -150,24 +135,12 @@ private:
                               "this address has too many open connections; close one and try again");
             case ConnectionLimiter::Admission::Admitted: break;
         }
-        std::shared_ptr<hns::PeerSink> sink;
-        if (hns) {  // the match decides before the upgrade: 403/409 texts as the reference answers them
-            auto admitted = shared_.hns->admit(path, query, remote.address().to_string());
-            if (auto* refused = std::get_if<hns::Rejection>(&admitted)) {
-                HttpResponse response;
-                response.status = static_cast<unsigned>(refused->status);
-                response.content_type = "text/plain; charset=utf-8";
-                response.body = std::move(refused->body);
-                response.headers.emplace_back("Cache-Control", "no-cache");
-                if (refused->retry_after_seconds > 0) response.headers.emplace_back("Retry-After", std::to_string(refused->retry_after_seconds));
-                return send_and_close(std::move(response));
-            }
-            sink = std::get<std::shared_ptr<hns::PeerSink>>(std::move(admitted));
-        }
+        auto accepted = endpoint->accept(upgrade);
+        if (auto* refused = std::get_if<HttpResponse>(&accepted)) return send_and_close(std::move(*refused));
         stream_.expires_never();
         http_slot_.release();  // a WebSocket counts against its own caps
-        start_ws_session(stream_.release_socket(), std::move(request), shared_, thread_, std::move(slot), std::move(sink),
-                         std::move(rights));
+        start_ws_session(stream_.release_socket(), std::move(request), shared_, thread_, std::move(slot), *endpoint,
+                         std::get<std::shared_ptr<WsHandler>>(std::move(accepted)));
     }
 
     void refuse(unsigned status, const char* reason, std::string_view code, std::string_view title, std::string_view detail) {
@@ -253,7 +226,7 @@ private:
     }
 
     void drain_read() {
-        stream_.async_read_some(net::buffer(*drain_buffer_), [self = shared_from_this()](beast::error_code ec, std::size_t bytes) {
+        stream_.async_read_some(asio::buffer(*drain_buffer_), [self = shared_from_this()](beast::error_code ec, std::size_t bytes) {
             self->drained_ += bytes;
             if (ec || self->drained_ > kMaxHttpDrainBytes) return;  // the session goes, and the socket with it
             self->drain_read();
@@ -285,4 +258,4 @@ void start_http_session(tcp::socket&& socket, NetworkShared& shared, NetworkThre
     std::make_shared<HttpSession>(std::move(socket), shared, thread)->run();
 }
 
-}  // namespace hschool::server
+}  // namespace hschool::net

@@ -3,7 +3,7 @@
 #include <boost/json.hpp>
 #include <utf8cpp/utf8.h>
 
-namespace hschool::server {
+namespace hschool::net {
 
 namespace {
 
@@ -86,4 +86,4 @@ std::string query_param(std::string_view query, std::string_view name) {
     return {};
 }
 
-}  // namespace hschool::server
+}  // namespace hschool::net

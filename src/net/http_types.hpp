@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-namespace hschool::server {
+namespace hschool::net {
 
 struct HttpRequest {
     std::string method;        // "GET", "POST", …
@@ -43,4 +43,4 @@ std::string query_param(std::string_view query, std::string_view name);
 // Percent-decoding of a path: '+' stays a plus; false on a malformed escape.
 bool percent_decode(std::string_view in, std::string& out);
 
-}  // namespace hschool::server
+}  // namespace hschool::net

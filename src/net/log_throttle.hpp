@@ -6,7 +6,7 @@
 #include <mutex>
 #include <optional>
 
-namespace hschool::server {
+namespace hschool::net {
 
 class LogThrottle {
 public:
@@ -35,4 +35,4 @@ private:
     bool logged_once_ = false;
 };
 
-}  // namespace hschool::server
+}  // namespace hschool::net

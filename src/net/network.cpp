@@ -11,16 +11,14 @@
 #include <optional>
 #include <string>
 
+#include "net/close_codes.hpp"
 #include "net/fanout.hpp"
-#include "server/limits.hpp"
-#include "server/metrics.hpp"
 #include "net/network_thread.hpp"
 #include "net/thread_role.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 
 namespace beast = boost::beast;
-using protocol::CloseCode;
 
 namespace {
 
@@ -28,13 +26,13 @@ namespace {
 // own outboxes and writes them in the same pass.
 class ThreadFanOut final : public FanOut {
 public:
-    ThreadFanOut(std::vector<std::unique_ptr<NetworkThread>>& threads, Metrics& metrics) : threads_(threads), metrics_(metrics) {}
+    ThreadFanOut(std::vector<std::unique_ptr<NetworkThread>>& threads, TransportMetrics& metrics) : threads_(threads), metrics_(metrics) {}
 
-    void deliver(std::uint32_t shard, Frame frame, std::shared_ptr<const OutboxList> outboxes, WireVersion version) override {
+    void deliver(std::uint32_t shard, Frame frame, std::shared_ptr<const OutboxList> outboxes, ProtocolTag tag) override {
         NetworkThread& thread = *threads_[shard % threads_.size()];
-        thread.post([frame = std::move(frame), outboxes = std::move(outboxes), version, &metrics = metrics_] {
+        thread.post([frame = std::move(frame), outboxes = std::move(outboxes), tag, &metrics = metrics_] {
             const WakeBatch wakes;  // one drain for the whole list
-            metrics.frames_dropped(version, push_tick_to_all(*outboxes, frame));
+            metrics.frames_dropped(tag, push_tick_to_all(*outboxes, frame));
         });
     }
 
@@ -47,20 +45,20 @@ public:
 
 private:
     std::vector<std::unique_ptr<NetworkThread>>& threads_;
-    Metrics& metrics_;
+    TransportMetrics& metrics_;
 };
 
 // Out of descriptors or kernel memory: accepting again at once would spin and flood the log.
 bool is_resource_exhaustion(const beast::error_code& ec) {
-    return ec == net::error::no_descriptors || ec == net::error::no_buffer_space || ec == net::error::no_memory ||
+    return ec == asio::error::no_descriptors || ec == asio::error::no_buffer_space || ec == asio::error::no_memory ||
            ec.value() == ENFILE;
 }
 
 }  // namespace
 
 struct Network::Impl {
-    Impl(const NetworkConfig& c, GameLoop& loop, Metrics& metrics, const HttpRouter& router)
-        : shared(c, loop, metrics, router), signals(signals_context, SIGINT, SIGTERM) {
+    Impl(const NetworkConfig& c, TransportMetrics& metrics, const HttpRouter& router)
+        : shared(c, metrics, router), signals(signals_context, SIGINT, SIGTERM) {
         for (int i = 0; i < std::max(1, c.io_threads); ++i) threads.push_back(std::make_unique<NetworkThread>(static_cast<std::uint32_t>(i)));
         acceptor.emplace(threads.front()->ioc);
         accept_backoff_timer.emplace(threads.front()->ioc);
@@ -70,7 +68,7 @@ struct Network::Impl {
     void do_accept() {
         NetworkThread& thread = *threads[next_thread++ % threads.size()];
         acceptor->async_accept(thread.ioc, [this, &thread](beast::error_code ec, tcp::socket socket) {
-            if (ec == net::error::operation_aborted || !acceptor->is_open()) return;
+            if (ec == asio::error::operation_aborted || !acceptor->is_open()) return;
             if (ec) return on_accept_error(ec);
             accept_backoff = std::chrono::milliseconds(0);
             start_http_session(std::move(socket), shared, thread);
@@ -98,38 +96,36 @@ struct Network::Impl {
     std::vector<std::unique_ptr<NetworkThread>> threads;
     ThreadFanOut fanout{threads, shared.metrics};
     std::optional<tcp::acceptor> acceptor;  // on the first thread's io_context
-    std::optional<net::steady_timer> accept_backoff_timer;
+    std::optional<asio::steady_timer> accept_backoff_timer;
     std::chrono::milliseconds accept_backoff{0};
     LogThrottle accept_log{kLogThrottleInterval};
     std::size_t next_thread = 0;
     std::uint16_t bound_port = 0;
     bool stopped = false;
-    net::io_context signals_context;  // its own context: the handler must run even if the threads are busy
-    net::signal_set signals;
+    asio::io_context signals_context;  // its own context: the handler must run even if the threads are busy
+    asio::signal_set signals;
 };
 
-Network::Network(const NetworkConfig& config, GameLoop& loop, Metrics& metrics, const HttpRouter& router)
-    : impl_(std::make_unique<Impl>(config, loop, metrics, router)) {}
+Network::Network(const NetworkConfig& config, TransportMetrics& metrics, const HttpRouter& router)
+    : impl_(std::make_unique<Impl>(config, metrics, router)) {}
 
 Network::~Network() { stop(); }
 
-void Network::set_hide_and_seek(hns::HnsHub& hub) { impl_->shared.hns = &hub; }
-
-void Network::set_access(const AccessPolicy& access) { impl_->shared.access = &access; }
+WsEndpoints& Network::endpoints() { return impl_->shared.endpoints; }
 
 bool Network::listen() {
     beast::error_code ec;
     const auto& config = impl_->shared.config;
-    const auto address = net::ip::make_address(config.address, ec);
+    const auto address = asio::ip::make_address(config.address, ec);
     if (ec) {
         spdlog::error("event=bad_address address={} error=\"{}\"", config.address, ec.message());
         return false;
     }
     const tcp::endpoint endpoint(address, config.port);
     auto& acceptor = *impl_->acceptor;
-    if (acceptor.open(endpoint.protocol(), ec); !ec) acceptor.set_option(net::socket_base::reuse_address(true), ec);
+    if (acceptor.open(endpoint.protocol(), ec); !ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
     if (!ec) acceptor.bind(endpoint, ec);
-    if (!ec) acceptor.listen(net::socket_base::max_listen_connections, ec);
+    if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
     if (ec) {
         spdlog::error("event=listen_failed address={} port={} error=\"{}\"", config.address, config.port, ec.message());
         return false;
@@ -166,7 +162,7 @@ void Network::close_all_connections() {
         impl_->acceptor->close(ec);
         impl_->accept_backoff_timer->cancel();
     });
-    impl_->shared.sessions.close_all({CloseCode::GoingAway, "server shutting down"});
+    impl_->shared.sessions.close_all({close_code::kGoingAway, "server shutting down"});
     if (!impl_->shared.sessions.wait_until_empty(std::chrono::duration_cast<std::chrono::milliseconds>(kShutdownGrace)))
         spdlog::warn("event=shutdown_grace_expired");
 }
@@ -200,4 +196,4 @@ void Network::stop() {
     }
 }
 
-}  // namespace hschool::server
+}  // namespace hschool::net

@@ -1,7 +1,7 @@
 #pragma once
-// The network side: one listener serving HTTP and the WebSocket /ws/game. Beast stays inside
-// the network files (network.cpp, ws_session.cpp, http_session.cpp); everything else talks to it
-// through this header.
+// The transport: one listener serving HTTP and the WebSocket paths games register. Asio and Beast
+// stay inside the transport's own files; everything else talks to it through this header, the
+// router (http_router.hpp) and the WebSocket seam (ws_endpoint.hpp, ws_connection.hpp).
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -9,19 +9,15 @@
 #include <string>
 #include <vector>
 
-#include "server/limits.hpp"
+#include "net/limits.hpp"
 #include "net/token_bucket.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 
-class AccessPolicy;
 class FanOut;
-class GameLoop;
 class HttpRouter;
-namespace hns {
-class HnsHub;
-}
-class Metrics;
+class TransportMetrics;
+class WsEndpoints;
 
 struct NetworkConfig {
     std::string address = "127.0.0.1";
@@ -41,16 +37,14 @@ struct NetworkConfig {
 
 class Network {
 public:
-    Network(const NetworkConfig& config, GameLoop& loop, Metrics& metrics, const HttpRouter& router);
+    Network(const NetworkConfig& config, TransportMetrics& metrics, const HttpRouter& router);
     ~Network();
 
     // Binds and listens; false (with the reason logged) when the address cannot be used.
     bool listen();
     std::uint16_t port() const;
-    // Routes /player, /global, /admin, /reward, /replay to the hub's matches; before start().
-    void set_hide_and_seek(hns::HnsHub& hub);
-    // Owners mode: which credentials v4 upgrades may carry to pause or speed up schools; before start().
-    void set_access(const AccessPolicy& access);
+    // The WebSocket paths and their endpoints; games add theirs before start(), never after.
+    WsEndpoints& endpoints();
     // Delivers tick frames on the network threads; give it to the services before the loop starts.
     FanOut& fanout();
     void start();
@@ -66,4 +60,4 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace hschool::server
+}  // namespace hschool::net

@@ -1,6 +1,6 @@
 #pragma once
-// The Asio side shared by the network files only (network.cpp, ws_session.cpp, http_session.cpp):
-// network threads, their write schedulers, and what every session of the process shares.
+// The Asio side shared by the transport's own files only (network.cpp, http_session.cpp and the
+// ws_session files): network threads, their write schedulers, and what every connection shares.
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -14,33 +14,29 @@
 #include <utility>
 #include <vector>
 
-#include "server/commands.hpp"
 #include "net/connection_limiter.hpp"
+#include "net/limits.hpp"
 #include "net/log_throttle.hpp"
 #include "net/network.hpp"
 #include "net/read_poller.hpp"
 #include "net/session_registry.hpp"
+#include "net/transport_metrics.hpp"
 #include "net/wake_batch.hpp"
+#include "net/ws_endpoint.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 
-namespace net = boost::asio;
-using tcp = net::ip::tcp;
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
 
-class AccessPolicy;
-class GameLoop;
 class HttpRouter;
-class Metrics;
 class WsSession;
-namespace hns {
-class HnsHub;
-}
 
 // Sessions of one network thread whose outbox has something to send. A tick marks thousands of
 // sessions ready; they cost one post per thread, not one per connection, and are written in one pass.
 class WriteScheduler final : public WakeTarget {
 public:
-    explicit WriteScheduler(net::io_context& ioc) : ioc_(ioc) {}
+    explicit WriteScheduler(asio::io_context& ioc) : ioc_(ioc) {}
 
     // From any thread.
     void mark_ready(std::shared_ptr<WsSession> session);
@@ -54,7 +50,7 @@ private:
     void post_drain(std::unique_lock<std::mutex>& lock);
     void drain();
 
-    net::io_context& ioc_;
+    asio::io_context& ioc_;
     std::mutex mutex_;
     std::vector<std::shared_ptr<WsSession>> ready_;
     std::vector<std::shared_ptr<WsSession>> draining_;  // only the thread touches these two
@@ -75,7 +71,7 @@ public:
     bool post(Handler&& handler) {
         std::lock_guard lock(gate_mutex_);
         if (!open_) return false;
-        net::post(ioc, std::forward<Handler>(handler));
+        asio::post(ioc, std::forward<Handler>(handler));
         return true;
     }
     void shut_gate() {
@@ -84,10 +80,10 @@ public:
     }
 
     const std::uint32_t index;  // the shard of its connections
-    net::io_context ioc{1};
+    asio::io_context ioc{1};
     std::shared_ptr<WriteScheduler> writer;
-    ReadPoller reads{ioc};  // its arena v5 sockets, read in batches
-    net::executor_work_guard<net::io_context::executor_type> work = net::make_work_guard(ioc);
+    ReadPoller reads{ioc};  // its polled sockets, read in batches
+    asio::executor_work_guard<asio::io_context::executor_type> work = asio::make_work_guard(ioc);
     std::thread thread;
     // Open WebSockets of this thread (this thread only touches it), so shutdown can finish each.
     std::unordered_map<ConnectionId, std::weak_ptr<WsSession>> sessions;
@@ -99,20 +95,17 @@ private:
 
 // What every connection of the process shares.
 struct NetworkShared {
-    NetworkShared(const NetworkConfig& c, GameLoop& l, Metrics& m, const HttpRouter& r)
+    NetworkShared(const NetworkConfig& c, TransportMetrics& m, const HttpRouter& r)
         : config(c),
-          loop(l),
           metrics(m),
           router(r),
           limiter(c.max_connections, c.max_connections_per_ip),
           http_limiter(c.max_http_connections, c.max_http_connections_per_ip) {}
 
     const NetworkConfig config;
-    GameLoop& loop;
-    Metrics& metrics;
+    TransportMetrics& metrics;
     const HttpRouter& router;
-    hns::HnsHub* hns = nullptr;  // hide-and-seek endpoints; null: those paths are unknown
-    const AccessPolicy* access = nullptr;  // owners mode: the credentials a v4 upgrade may carry; null: open
+    WsEndpoints endpoints;  // filled before the threads start; read-only afterwards
     SessionRegistry sessions;
     ConnectionLimiter limiter;       // WebSockets
     ConnectionLimiter http_limiter;  // plain HTTP connections (an upgraded one leaves it)
@@ -128,4 +121,4 @@ void start_http_session(tcp::socket&& socket, NetworkShared& shared, NetworkThre
 // Finishes every WebSocket of the calling thread's NetworkThread (shutdown; runs on that thread).
 void finish_ws_sessions(NetworkThread& thread, const char* why);
 
-}  // namespace hschool::server
+}  // namespace hschool::net

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-namespace hschool::server {
+namespace hschool::net {
 namespace {
 
 bool equal_ignoring_case(std::string_view a, std::string_view b) {
@@ -32,4 +32,4 @@ bool origin_allowed(std::string_view origin, std::string_view host, const std::v
     return equal_ignoring_case(origin.substr(scheme_end + 3), host);
 }
 
-}  // namespace hschool::server
+}  // namespace hschool::net

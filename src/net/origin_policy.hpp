@@ -5,10 +5,10 @@
 #include <string_view>
 #include <vector>
 
-namespace hschool::server {
+namespace hschool::net {
 
 // origin: the Origin header (empty when absent: not a browser, allowed); host: the Host header;
 // allowed: extra origins such as "https://play.example.org" (scheme://host[:port], no path).
 bool origin_allowed(std::string_view origin, std::string_view host, const std::vector<std::string>& allowed);
 
-}  // namespace hschool::server
+}  // namespace hschool::net

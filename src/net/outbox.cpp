@@ -1,8 +1,9 @@
 #include "net/outbox.hpp"
 
-#include "server/limits.hpp"
+#include "net/close_codes.hpp"
+#include "net/limits.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 
 Outbox::Outbox(std::function<void()> wake) : wake_(std::move(wake)) {}
 
@@ -34,7 +35,7 @@ bool Outbox::push_reliable(Frame frame) {
     if (close_) return false;
     if (reliable_.size() >= kMaxReliableFrames || reliable_bytes_ + frame->size() > kMaxReliableBytes) {
         lock.unlock();
-        request_close({protocol::CloseCode::PolicyViolation, "client is not reading"});
+        request_close({close_code::kPolicyViolation, "client is not reading"});
         return false;
     }
     reliable_bytes_ += frame->size();
@@ -48,7 +49,7 @@ bool Outbox::push_control(Frame frame) {
     if (close_) return false;
     if (control_.size() >= kMaxControlFrames) {
         lock.unlock();
-        request_close({protocol::CloseCode::PolicyViolation, "client is not reading"});
+        request_close({close_code::kPolicyViolation, "client is not reading"});
         return false;
     }
     control_.push_back(std::move(frame));
@@ -172,4 +173,4 @@ std::size_t Outbox::queued_stream() const {
     return stream_.size();
 }
 
-}  // namespace hschool::server
+}  // namespace hschool::net

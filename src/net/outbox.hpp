@@ -14,10 +14,9 @@
 #include <string>
 
 #include "protocol/bytes.hpp"
-#include "protocol/errors.hpp"
 #include "net/ws_frame.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 
 // A message as it goes on the wire, WebSocket header included: framed once, then shared by
 // every connection that sends it (server frames are unmasked, so the bytes are the same for all).
@@ -55,7 +54,7 @@ Frame framed_in_place(Encode&& encode) {
 }
 
 struct CloseRequest {
-    protocol::CloseCode code;
+    std::uint16_t code = 0;  // RFC 6455 close code (close_codes.hpp)
     std::string reason;  // owned: hide-and-seek closes carry texts built at run time
 };
 
@@ -131,4 +130,4 @@ private:
     std::atomic<bool> reader_lagging_{false};
 };
 
-}  // namespace hschool::server
+}  // namespace hschool::net

@@ -6,9 +6,9 @@
 #include <array>
 #include <boost/asio/post.hpp>
 
-#include "server/limits.hpp"
+#include "net/limits.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 
 ReadPoller::ReadPoller(boost::asio::io_context& ioc) : epoll_fd_(::epoll_create1(EPOLL_CLOEXEC)), timer_(ioc) {}
 
@@ -90,7 +90,7 @@ std::size_t ReadPoller::poll_once() {
 
 void ReadPoller::arm() {
     armed_ = true;
-    timer_.expires_after(kV5ReadPollPeriod);
+    timer_.expires_after(kPolledReadPeriod);
     timer_.async_wait([this](const boost::system::error_code& ec) {
         if (ec || !open_) {
             armed_ = false;
@@ -114,4 +114,4 @@ void ReadPoller::pass() {
     });
 }
 
-}  // namespace hschool::server
+}  // namespace hschool::net

@@ -12,7 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace hschool::server {
+namespace hschool::net {
 
 // What a polled socket's owner is told after a poll: bytes or an end to read, room to write.
 class PolledSocket {
@@ -67,4 +67,4 @@ private:
     bool open_ = true;
 };
 
-}  // namespace hschool::server
+}  // namespace hschool::net

@@ -6,10 +6,10 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "server/commands.hpp"
 #include "net/outbox.hpp"
+#include "net/ws_connection.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 
 class SessionRegistry {
 public:
@@ -42,4 +42,4 @@ private:
     std::unordered_map<ConnectionId, std::weak_ptr<Outbox>> sessions_;
 };
 
-}  // namespace hschool::server
+}  // namespace hschool::net

@@ -6,9 +6,9 @@
 #include <sstream>
 #include <string_view>
 
-#include "server/limits.hpp"
+#include "net/limits.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 namespace {
 
 std::string content_type_of(const std::filesystem::path& file) {
@@ -82,4 +82,4 @@ HttpHandler static_files(std::optional<std::filesystem::path> canonical_root) {
     };
 }
 
-}  // namespace hschool::server
+}  // namespace hschool::net

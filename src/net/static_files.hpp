@@ -7,7 +7,7 @@
 
 #include "net/http_router.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 
 // The canonical form of a usable web root (an existing directory), or why it cannot be used.
 std::variant<std::filesystem::path, std::string> resolve_web_root(const std::filesystem::path& root);
@@ -15,4 +15,4 @@ std::variant<std::filesystem::path, std::string> resolve_web_root(const std::fil
 // Files under `canonical_root`; with no root, every path is 404 (fail closed).
 HttpHandler static_files(std::optional<std::filesystem::path> canonical_root);
 
-}  // namespace hschool::server
+}  // namespace hschool::net

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <string>
 
-namespace hschool::server {
+namespace hschool::net {
 
 namespace {
 constexpr std::size_t kMaxThreadNameChars = 15;  // Linux keeps 16 bytes with the terminator
@@ -67,4 +67,4 @@ void ThreadLauncher::run() {
     }
 }
 
-}  // namespace hschool::server
+}  // namespace hschool::net

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <thread>
 
-namespace hschool::server {
+namespace hschool::net {
 
 // Names the calling thread (at most 15 characters are kept) and lowers its priority to `nice`
 // (never raises it: an unprivileged thread cannot, and a server started niced stays so).
@@ -41,4 +41,4 @@ private:
     std::thread thread_;
 };
 
-}  // namespace hschool::server
+}  // namespace hschool::net

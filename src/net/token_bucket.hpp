@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace hschool::server {
+namespace hschool::net {
 
 class TokenBucket {
 public:
@@ -56,6 +56,7 @@ struct BudgetLimits {
     std::uint64_t message_burst = 0;
     std::uint64_t bytes_per_second = 0;
     std::uint64_t byte_burst = 0;
+    bool operator==(const BudgetLimits&) const = default;
 };
 
 // What one WebSocket may send: every frame (data or control) costs one message and its payload bytes.
@@ -77,4 +78,4 @@ private:
     TokenBucket bytes_;
 };
 
-}  // namespace hschool::server
+}  // namespace hschool::net

@@ -1,6 +1,6 @@
 #include "net/wake_batch.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 
 namespace {
 struct Deferred {
@@ -36,4 +36,4 @@ bool WakeBatch::defer(const std::shared_ptr<WakeTarget>& target, std::shared_ptr
     return true;
 }
 
-}  // namespace hschool::server
+}  // namespace hschool::net

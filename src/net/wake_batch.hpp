@@ -6,7 +6,7 @@
 #include <memory>
 #include <vector>
 
-namespace hschool::server {
+namespace hschool::net {
 
 class WakeTarget {
 public:
@@ -29,4 +29,4 @@ public:
     static bool defer(const std::shared_ptr<WakeTarget>& target, std::shared_ptr<void>& item);
 };
 
-}  // namespace hschool::server
+}  // namespace hschool::net

@@ -4,7 +4,7 @@
 
 #include "protocol/utf8.hpp"
 
-namespace hschool::server::ws {
+namespace hschool::net::ws {
 
 namespace {
 
@@ -244,4 +244,4 @@ std::optional<Event> FrameReader::read_payload() {
     return Event{Event::Kind::Message, message_text_, message_, 0, {}};
 }
 
-}  // namespace hschool::server::ws
+}  // namespace hschool::net::ws

@@ -11,7 +11,7 @@
 
 #include "protocol/bytes.hpp"
 
-namespace hschool::server::ws {
+namespace hschool::net::ws {
 
 enum class Opcode : std::uint8_t { Continuation = 0x0, Text = 0x1, Binary = 0x2, Close = 0x8, Ping = 0x9, Pong = 0xA };
 
@@ -106,4 +106,4 @@ private:
     bool skipping_message_ = false;
 };
 
-}  // namespace hschool::server::ws
+}  // namespace hschool::net::ws

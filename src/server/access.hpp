@@ -10,6 +10,7 @@
 
 #include "server/hns/permission.hpp"
 #include "net/http_types.hpp"
+#include "server/net_names.hpp"
 
 namespace hschool::server {
 

@@ -51,7 +51,7 @@ bool ArenaService::admit(const ConnectionRef& connection, bool v1) {
     if (index_.contains(connection.id)) return false;
     // v1: a snapshot with one more avatar would not fit the 64 KiB frame its clients accept.
     if (has_room() && (!v1 || world_.entity_count() + 1 <= v1::kMaxEntitiesPerFrame)) return true;
-    connection.outbox->request_close({protocol::CloseCode::TryAgainLater, "arena is full"});
+    connection.outbox->request_close({static_cast<std::uint16_t>(protocol::CloseCode::TryAgainLater), "arena is full"});
     return false;
 }
 
@@ -188,7 +188,7 @@ void ArenaService::broadcast_v5() {
                 target.outbox->push_delta(
                     framed_in_place([&](protocol::Bytes& out) { target.encoder->encode_next(artifacts, target.slot, out); }));
             }
-            metrics.frames_dropped(WireVersion::ArenaV5, skipped);
+            metrics.frames_dropped(tag_of(WireVersion::ArenaV5), skipped);
         });
     }
 }
@@ -207,7 +207,7 @@ void ArenaService::broadcast() {
         frame = make_frame(v1::encode(scratch_));
     }
     metrics_.arena_simulate(std::chrono::duration<double>(simulated + (std::chrono::steady_clock::now() - started)).count());
-    if (frame) audience_.deliver(*fanout_, frame, WireVersion::Arena);
+    if (frame) audience_.deliver(*fanout_, frame, tag_of(WireVersion::Arena));
 }
 
 }  // namespace hschool::server

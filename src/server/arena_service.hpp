@@ -14,9 +14,12 @@
 #include "server/commands.hpp"
 #include "net/fanout.hpp"
 #include "server/input_fifo.hpp"
+#include "server/arena/limits.hpp"
 #include "server/limits.hpp"
 #include "sim/arena/arena_world.hpp"
 #include "sim/arena/v5/delta_encoder.hpp"
+#include "server/metrics.hpp"
+#include "server/net_names.hpp"
 
 namespace hschool::server {
 
@@ -28,7 +31,7 @@ inline bool skip_v5_frame(std::size_t queued, bool socket_full) {
     return queued >= kV5MaxQueuedFrames || (socket_full && queued >= kV5QueuedFrames);
 }
 
-class Metrics;
+
 class ReplayRecorder;
 
 class ArenaService {

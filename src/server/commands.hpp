@@ -7,18 +7,13 @@
 #include <variant>
 
 #include "protocol/v4.hpp"
+#include "net/ws_connection.hpp"
 #include "server/access.hpp"
-#include "net/outbox.hpp"
 
 namespace hschool::server {
 
-using ConnectionId = std::uint64_t;
-
-struct ConnectionRef {
-    ConnectionId id = 0;
-    std::shared_ptr<Outbox> outbox;
-    std::uint32_t shard = 0;  // the network thread that writes this connection
-};
+using net::ConnectionId;
+using net::ConnectionRef;
 
 class World;
 

@@ -99,7 +99,7 @@ void GameLoop::run() {
         }
         next = plan.next_deadline;
         {
-            const WakeBatch wakes;  // network threads start writing once the whole broadcast is queued
+            const net::WakeBatch wakes;  // network threads start writing once the whole broadcast is queued
             drain_commands();
             step_all(plan.steps);
         }

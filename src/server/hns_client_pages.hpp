@@ -5,6 +5,7 @@
 // Each is the built client's index.html with a <meta name="hschool-page"> naming the view and the
 // match, answered 200 without a redirect; without a built client, a small page of our own.
 #include "net/http_router.hpp"
+#include "server/net_names.hpp"
 
 namespace hschool::server {
 

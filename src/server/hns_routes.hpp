@@ -3,11 +3,11 @@
 // /control/restart, /control/kick) and their answers; the sockets are in http_session.cpp.
 #include <string>
 #include <vector>
+#include "server/net_names.hpp"
 
 namespace hschool::server {
 
 class AccessPolicy;
-class HttpRouter;
 namespace hns {
 class HnsHub;
 }

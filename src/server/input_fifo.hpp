@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "server/limits.hpp"
+#include "server/arena/limits.hpp"
 
 namespace hschool::server {
 

@@ -38,6 +38,9 @@ std::size_t slot(WireVersion v) {
     return 0;
 }
 
+// A tag no game of ours uses counts as none.
+std::size_t slot(net::ProtocolTag tag) { return slot(static_cast<WireVersion>(tag)); }
+
 constexpr std::size_t kVersions = 5;
 
 // A family's counters for the label values known up front, found without the family's lock (which
@@ -162,25 +165,25 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
 
 Metrics::~Metrics() = default;
 
-void Metrics::connection_opened(WireVersion v) { f_->connections[slot(v)]->Increment(); }
-void Metrics::connection_closed(WireVersion v) { f_->connections[slot(v)]->Decrement(); }
-void Metrics::connection_promoted(WireVersion to) {
+void Metrics::connection_opened(net::ProtocolTag tag) { f_->connections[slot(tag)]->Increment(); }
+void Metrics::connection_closed(net::ProtocolTag tag) { f_->connections[slot(tag)]->Decrement(); }
+void Metrics::connection_spoke(net::ProtocolTag tag) {
     f_->connections[slot(WireVersion::None)]->Decrement();
-    f_->connections[slot(to)]->Increment();
+    f_->connections[slot(tag)]->Increment();
 }
 void Metrics::reader_lagging() { f_->readers_lagging->Increment(); }
 void Metrics::polled_socket(bool added) { added ? f_->polled_sockets->Increment() : f_->polled_sockets->Decrement(); }
-void Metrics::frames_in(WireVersion v, std::size_t frames, std::size_t bytes) {
+void Metrics::frames_in(net::ProtocolTag tag, std::size_t frames, std::size_t bytes) {
     if (frames == 0) return;
-    f_->frames_in[slot(v)]->Increment(static_cast<double>(frames));
-    f_->bytes_in[slot(v)]->Increment(static_cast<double>(bytes));
+    f_->frames_in[slot(tag)]->Increment(static_cast<double>(frames));
+    f_->bytes_in[slot(tag)]->Increment(static_cast<double>(bytes));
 }
-void Metrics::frames_out(WireVersion v, std::size_t frames, std::size_t bytes) {
-    f_->frames_out[slot(v)]->Increment(static_cast<double>(frames));
-    f_->bytes_out[slot(v)]->Increment(static_cast<double>(bytes));
+void Metrics::frames_out(net::ProtocolTag tag, std::size_t frames, std::size_t bytes) {
+    f_->frames_out[slot(tag)]->Increment(static_cast<double>(frames));
+    f_->bytes_out[slot(tag)]->Increment(static_cast<double>(bytes));
 }
-void Metrics::frames_dropped(WireVersion v, std::size_t count) {
-    if (count > 0) f_->dropped[slot(v)]->Increment(static_cast<double>(count));
+void Metrics::frames_dropped(net::ProtocolTag tag, std::size_t count) {
+    if (count > 0) f_->dropped[slot(tag)]->Increment(static_cast<double>(count));
 }
 void Metrics::close_sent(std::uint16_t code) { f_->closes->Add({{"code", std::to_string(code)}}).Increment(); }
 void Metrics::decode_rejected(WireVersion v) { f_->rejected[slot(v)]->Increment(); }
@@ -191,7 +194,7 @@ void Metrics::steps_dropped(std::uint64_t steps) { f_->steps_dropped->Increment(
 void Metrics::http_request(unsigned status) { f_->http->Add({{"status", std::to_string(status)}}).Increment(); }
 void Metrics::store_error() { f_->store_errors->Increment(); }
 
-void Metrics::budget_exceeded(WireVersion v) { f_->budget_exceeded[slot(v)]->Increment(); }
+void Metrics::budget_exceeded(net::ProtocolTag tag) { f_->budget_exceeded[slot(tag)]->Increment(); }
 void Metrics::connection_refused(const char* reason) { f_->refused->Add({{"reason", reason}}).Increment(); }
 void Metrics::accept_error() { f_->accept_errors->Increment(); }
 void Metrics::peer_timeout(const char* reason) { f_->peer_timeouts->Add({{"reason", reason}}).Increment(); }

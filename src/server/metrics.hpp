@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "net/transport_metrics.hpp"
 #include "server/hns/hns_metrics.hpp"
 
 namespace prometheus {
@@ -15,35 +16,39 @@ class Histogram;
 
 namespace hschool::server {
 
-// Protocol a connection speaks; None until its Hello arrives.
+// Protocol a connection speaks (its transport tag: the version byte); None until its Hello arrives.
 // Sprite: the hide-and-seek sockets (/player, /global, /admin, /reward, /replay), which have no Hello.
-enum class WireVersion : std::uint8_t { None = 0, Arena = 1, Schools = 4, ArenaV5 = 5, Sprite = 0x53 };
+enum class WireVersion : net::ProtocolTag { None = net::kNoProtocol, Arena = 1, Schools = 4, ArenaV5 = 5, Sprite = 0x53 };
+constexpr net::ProtocolTag tag_of(WireVersion v) { return static_cast<net::ProtocolTag>(v); }
 
-class Metrics final : public hns::HnsMetrics {
+class Metrics final : public hns::HnsMetrics, public net::TransportMetrics {
 public:
     Metrics();
-    ~Metrics();
+    ~Metrics() override;
 
-    void connection_opened(WireVersion v);
-    void connection_closed(WireVersion v);
-    void connection_promoted(WireVersion to);  // None → the Hello's version
-    void polled_socket(bool added);            // a v5 socket joined or left its thread's read poller
-    void reader_lagging();                     // a WebSocket's delivery window shut: its reader fell behind
-    void frames_in(WireVersion v, std::size_t frames, std::size_t bytes);  // a read's worth at once
-    void frames_out(WireVersion v, std::size_t frames, std::size_t bytes);  // one call per write
-    void frames_dropped(WireVersion v, std::size_t count);
-    void close_sent(std::uint16_t code);
-    void decode_rejected(WireVersion v);
+    // net::TransportMetrics: connections, frames and closes by protocol, refusals, timeouts.
+    void connection_opened(net::ProtocolTag tag) override;
+    void connection_closed(net::ProtocolTag tag) override;
+    void connection_spoke(net::ProtocolTag tag) override;  // None → the Hello's version
+    void polled_socket(bool added) override;                // a v5 socket joined or left its thread's read poller
+    void reader_lagging() override;                         // a WebSocket's delivery window shut: its reader fell behind
+    void frames_in(net::ProtocolTag tag, std::size_t frames, std::size_t bytes) override;  // a read's worth at once
+    void frames_out(net::ProtocolTag tag, std::size_t frames, std::size_t bytes) override;  // one call per write
+    void frames_dropped(net::ProtocolTag tag, std::size_t count) override;
+    void close_sent(std::uint16_t code) override;
+    void protocol_error(net::ProtocolTag tag) override { decode_rejected(static_cast<WireVersion>(tag)); }
+    void budget_exceeded(net::ProtocolTag tag) override;             // a client sent faster than its inbound budget
+    void connection_refused(const char* reason) override;            // an upgrade answered 503/403: total, per_ip, origin
+    void accept_error() override;                                    // accept() failed (EMFILE, ENFILE, ENOBUFS, …)
+    void peer_timeout(const char* reason) override;                  // silent (no pong) or write_stall
+    void http_request(unsigned status) override;
+
+    void decode_rejected(WireVersion v);  // a message its game's codec refused (or a WebSocket protocol error)
     void tick(double seconds);
     void arena_simulate(double seconds);  // arena steps + snapshot capture and encode, per wake-up
     void tick_overrun();
     void steps_dropped(std::uint64_t steps);
-    void http_request(unsigned status);
     void store_error();  // a database write that failed (clock batch, create or delete)
-    void budget_exceeded(WireVersion v);             // a client sent faster than its inbound budget
-    void connection_refused(const char* reason);     // an upgrade answered 503/403: total, per_ip, origin
-    void accept_error();                             // accept() failed (EMFILE, ENFILE, ENOBUFS, …)
-    void peer_timeout(const char* reason);           // silent (no pong) or write_stall
     void commands_rejected();                        // the loop's inbox was full
     void school_control_refused();                   // owners mode: SetRunning/SetSpeed without the school's token
 

@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "net/http_router.hpp"
+#include "server/net_names.hpp"
 
 namespace hschool::server {
 

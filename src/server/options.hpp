@@ -10,6 +10,7 @@
 #include "server/hns/dropin_env.hpp"
 #include "server/hns/hub.hpp"
 #include "net/network.hpp"
+#include "server/limits.hpp"
 #include "sim/arena/arena_settings.hpp"
 
 namespace hschool::server {
@@ -23,8 +24,8 @@ struct ServerOptions {
     std::filesystem::path web_root = "client/dist";
     bool web_root_given = false;  // an explicit --web-root must be usable; the default may be missing
     std::string log_level = "info";
-    NetworkConfig network;  // address, port and io_threads above are copied in; the limits live here
-    int io_threads = kDefaultIoThreads;
+    net::NetworkConfig network;  // address, port and io_threads above are copied in; the limits live here
+    int io_threads = net::kDefaultIoThreads;
     sim::arena::ArenaSettings arena;
     std::size_t max_players = kDefaultMaxPlayers;  // avatars in the arena; one more gets 1013
     std::optional<std::filesystem::path> record_path;

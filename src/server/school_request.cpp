@@ -1,3 +1,4 @@
+#include "server/schools/limits.hpp"
 #include "server/school_request.hpp"
 
 #include <boost/json.hpp>

@@ -12,6 +12,7 @@
 #include "net/http_types.hpp"
 #include "server/limits.hpp"
 #include "sim/calendar/calendar.hpp"
+#include "server/net_names.hpp"
 
 namespace hschool::server {
 

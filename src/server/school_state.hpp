@@ -11,6 +11,7 @@
 #include "server/limits.hpp"
 #include "net/outbox.hpp"
 #include "sim/calendar/calendar.hpp"
+#include "server/net_names.hpp"
 
 namespace hschool::server {
 

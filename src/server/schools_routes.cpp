@@ -1,3 +1,4 @@
+#include "server/schools/limits.hpp"
 #include "server/schools_routes.hpp"
 
 #include <spdlog/spdlog.h>

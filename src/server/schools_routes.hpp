@@ -5,6 +5,7 @@
 
 #include "net/http_router.hpp"
 #include "server/school_state.hpp"
+#include "server/net_names.hpp"
 
 namespace hschool::content {
 class ContentLibrary;

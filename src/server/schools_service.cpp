@@ -1,3 +1,4 @@
+#include "server/schools/limits.hpp"
 #include "server/schools_service.hpp"
 
 #include <spdlog/spdlog.h>
@@ -143,7 +144,7 @@ void SchoolsService::broadcast() {
         const auto& clock = school->second.clock;
         const Frame frame = make_frame(
             v4::encode(v4::Clock{id, clock.game_time_ms, static_cast<std::uint8_t>(clock.running), clock.speed_index}));
-        audience.deliver(*fanout_, frame, WireVersion::Schools);
+        audience.deliver(*fanout_, frame, tag_of(WireVersion::Schools));
     }
 }
 

@@ -9,6 +9,8 @@
 #include "server/commands.hpp"
 #include "net/fanout.hpp"
 #include "server/school_state.hpp"
+#include "server/metrics.hpp"
+#include "server/net_names.hpp"
 
 namespace hschool::store {
 class SchoolStore;
@@ -16,7 +18,7 @@ class SchoolStore;
 
 namespace hschool::server {
 
-class Metrics;
+
 
 class SchoolsService {
 public:

@@ -8,14 +8,17 @@
 #include "server/access.hpp"
 #include "server/arena_service.hpp"
 #include "server/game_loop.hpp"
+#include "server/game_socket.hpp"
 #include "server/hns/hub.hpp"
 #include "server/hns/llm_settings.hpp"
 #include "server/hns_client_pages.hpp"
 #include "server/hns_dropin.hpp"
 #include "server/hns_routes.hpp"
+#include "server/hns_sockets.hpp"
 #include "net/http_router.hpp"
 #include "server/metrics.hpp"
 #include "net/network.hpp"
+#include "net/ws_endpoint.hpp"
 #include "server/ops_routes.hpp"
 #include "net/origin_policy.hpp"
 #include "server/replay_recorder.hpp"
@@ -38,7 +41,7 @@ int run_server(const ServerOptions& options) {
 
     // Fail closed: an unusable root given on purpose stops the start; a missing default serves no files.
     std::optional<std::filesystem::path> web_root;
-    if (auto resolved = resolve_web_root(options.web_root); auto* root = std::get_if<std::filesystem::path>(&resolved)) {
+    if (auto resolved = net::resolve_web_root(options.web_root); auto* root = std::get_if<std::filesystem::path>(&resolved)) {
         web_root = std::move(*root);
     } else if (options.web_root_given) {
         spdlog::error("event=startup_failed reason=\"web root '{}' is unusable: {}\"", options.web_root.string(),
@@ -162,14 +165,15 @@ int run_server(const ServerOptions& options) {
                    {&store_health, web_root.has_value(), access_mode_text(access.mode()), hns::llm_transport_text(llm.transport)});
     add_schools_routes(router, loop, library, **store, store_worker, store_health, access);
     add_hns_routes(router, hub, HnsRouteOptions{&access, options.network.allowed_origins, options.dropin.active || options.dropin.replay});
-    auto files = static_files(web_root);
+    auto files = net::static_files(web_root);
     add_hns_client_pages(router, hub, files);  // before the catch-all below: the runner probes them
     router.set_fallback(std::move(files));
 
-    Network network(options.network, loop, metrics, router);
+    net::Network network(options.network, metrics, router);
+    network.endpoints().add(kGameSocketPath, game_socket_endpoint(loop, metrics, access));
+    network.endpoints().set_not_found_detail("WebSocket endpoint is /ws/game");
+    add_hns_sockets(network.endpoints(), hub);
     if (!network.listen()) return 1;
-    network.set_hide_and_seek(hub);
-    network.set_access(access);
     if (std::string error; !hub.start(error)) {
         spdlog::error("event=startup_failed reason=\"hide-and-seek: {}\"", error);
         return 1;

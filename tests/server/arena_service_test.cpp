@@ -77,7 +77,7 @@ TEST(ArenaService, AFullArenaRefusesNewPlayersWith1013) {
     EXPECT_EQ(first.take().size(), 1U);
     const auto next = second.ref.outbox->next();
     ASSERT_TRUE(next.close);
-    EXPECT_EQ(next.close->code, protocol::CloseCode::TryAgainLater);
+    EXPECT_EQ(next.close->code, static_cast<std::uint16_t>(protocol::CloseCode::TryAgainLater));
     arena.step();
     arena.broadcast();
     const auto frames = first.take();

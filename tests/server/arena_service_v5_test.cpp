@@ -15,7 +15,7 @@ namespace v1 = protocol::v1;
 namespace p5 = protocol::v5;
 using test::TestConnection;
 
-sim::arena::ArenaSettings no_obstacles() {
+sim::arena::ArenaSettings open_field_v5() {
     sim::arena::ArenaSettings settings;
     settings.obstacle_count = 0;
     return settings;
@@ -62,7 +62,7 @@ TEST(ArenaServiceV5, JoinSendsWelcomeThenStaticWorldThenAKeyframe) {
 
 TEST(ArenaServiceV5, EachStepAppliesOneCommandAndEchoesItsSequence) {
     Metrics metrics;
-    ArenaService arena(no_obstacles(), metrics);
+    ArenaService arena(open_field_v5(), metrics);
     TestConnection c(1);
     arena.join_v5({c.ref, "Ann"});
     tick(arena);
@@ -94,7 +94,7 @@ TEST(ArenaServiceV5, EachStepAppliesOneCommandAndEchoesItsSequence) {
 
 TEST(ArenaServiceV5, AFullFifoDropsItsOldestCommand) {
     Metrics metrics;
-    ArenaService arena(no_obstacles(), metrics);
+    ArenaService arena(open_field_v5(), metrics);
     TestConnection c(1);
     arena.join_v5({c.ref, "Ann"});
     for (std::uint32_t seq = 1; seq <= kV5InputFifo + 3; ++seq) arena.input({1, seq, 0});
@@ -116,7 +116,7 @@ protected:
         for (std::uint32_t seq = 1; seq <= 8; ++seq) arena.input({1, seq, v1::buttons::kRight});
     }
     Metrics metrics;
-    ArenaService arena{no_obstacles(), metrics};
+    ArenaService arena{open_field_v5(), metrics};
     TestConnection reader{1}, mover{2};
     sim::arena::v5::Replica replica;
 };
@@ -166,7 +166,7 @@ TEST(ArenaServiceV5, SkipRuleTakesTheSocketIntoAccount) {
 
 TEST(ArenaServiceV5, MaxPlayersCountsBothVersionsAndRefusesWith1013) {
     Metrics metrics;
-    ArenaService arena(no_obstacles(), metrics, nullptr, 2);
+    ArenaService arena(open_field_v5(), metrics, nullptr, 2);
     TestConnection a(1), b(2), c(3), d(4);
     arena.join({a.ref, "v1"});
     arena.join_v5({b.ref, "v5"});
@@ -175,7 +175,7 @@ TEST(ArenaServiceV5, MaxPlayersCountsBothVersionsAndRefusesWith1013) {
     for (auto* late : {&c, &d}) {
         const auto next = late->ref.outbox->next();
         ASSERT_TRUE(next.close);
-        EXPECT_EQ(next.close->code, protocol::CloseCode::TryAgainLater);
+        EXPECT_EQ(next.close->code, static_cast<std::uint16_t>(protocol::CloseCode::TryAgainLater));
     }
     EXPECT_EQ(arena.players(), 2U);
 }

@@ -83,9 +83,9 @@ TEST(Metrics, CountWhatTheServerReports) {
     Metrics metrics;
     HttpRouter router;
     add_ops_routes(router, health, metrics);
-    metrics.connection_opened(WireVersion::None);
-    metrics.connection_promoted(WireVersion::Arena);
-    metrics.frames_dropped(WireVersion::Arena, 3);
+    metrics.connection_opened(tag_of(WireVersion::None));
+    metrics.connection_spoke(tag_of(WireVersion::Arena));
+    metrics.frames_dropped(tag_of(WireVersion::Arena), 3);
     metrics.steps_dropped(36);
     metrics.close_sent(1009);
     const auto body = get(router, "/metrics").body;

@@ -79,7 +79,7 @@ struct Client {
     // v5 after the handshake: the socket is ours (Beast has released it), read through the shard's
     // epoll set; unsent holds the tail of a frame the kernel did not take yet.
     int raw_fd = -1;
-    std::unique_ptr<hschool::server::ws::FrameReader> raw_reader;
+    std::unique_ptr<hschool::net::ws::FrameReader> raw_reader;
     Bytes raw_unsent;
     // Last tick frame, for gap counting.
     bool have_last = false;
@@ -198,7 +198,7 @@ struct Shard {
         const int fd = c.ws.next_layer().release(ec);
         if (ec) return false;
         c.raw_fd = fd;
-        c.raw_reader = std::make_unique<hschool::server::ws::FrameReader>(kMaxReadFrameBytes, hschool::server::ws::Sender::Server);
+        c.raw_reader = std::make_unique<hschool::net::ws::FrameReader>(kMaxReadFrameBytes, hschool::net::ws::Sender::Server);
         epoll_event event{};
         event.events = EPOLLIN;
         event.data.u64 = static_cast<std::uint64_t>(c.index / std::max(1, plan.threads));  // its place in clients
@@ -220,7 +220,7 @@ struct Shard {
     }
 
     void on_raw_readable(Client& c) {
-        namespace ws = hschool::server::ws;
+        namespace ws = hschool::net::ws;
         if (c.raw_fd < 0) return;
         const ssize_t got = ::recv(c.raw_fd, raw_scratch.data(), raw_scratch.size(), MSG_DONTWAIT);
         if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
@@ -255,12 +255,12 @@ struct Shard {
         c.stats.close_code = close_code;
     }
 
-    void send_raw(Client& c, hschool::server::ws::Opcode opcode, protocol::ByteView payload) {
+    void send_raw(Client& c, hschool::net::ws::Opcode opcode, protocol::ByteView payload) {
         if (c.raw_fd < 0) return;
         mask_state ^= mask_state << 13, mask_state ^= mask_state >> 17, mask_state ^= mask_state << 5;
         const std::array<std::uint8_t, 4> mask{static_cast<std::uint8_t>(mask_state), static_cast<std::uint8_t>(mask_state >> 8),
                                                static_cast<std::uint8_t>(mask_state >> 16), static_cast<std::uint8_t>(mask_state >> 24)};
-        const Bytes frame = hschool::server::ws::encode_client_frame(opcode, payload, mask);
+        const Bytes frame = hschool::net::ws::encode_client_frame(opcode, payload, mask);
         if (!c.raw_unsent.empty() && !write_raw(c, c.raw_unsent)) return;
         if (!c.raw_unsent.empty()) {  // still backed up: this one waits behind, or is skipped
             if (c.raw_unsent.size() + frame.size() <= kRawMaxUnsentBytes) c.raw_unsent.insert(c.raw_unsent.end(), frame.begin(), frame.end());
@@ -310,7 +310,7 @@ struct Shard {
     }
 
     void send(Client& c, Bytes frame) {
-        if (c.raw_fd >= 0) return send_raw(c, hschool::server::ws::Opcode::Binary, frame);
+        if (c.raw_fd >= 0) return send_raw(c, hschool::net::ws::Opcode::Binary, frame);
         if (c.dead || c.out.size() >= kMaxQueuedWrites) return;
         c.out.push_back(std::move(frame));
         if (!c.writing) write_next(c);

@@ -6,6 +6,7 @@
 #include "net/connection_limiter.hpp"
 #include "server/hns/admission.hpp"
 #include "server/hns/hns_metrics.hpp"
+#include "server/net_names.hpp"
 
 namespace hschool::server::hns {
 

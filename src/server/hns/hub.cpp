@@ -208,7 +208,7 @@ public:
     DeferredReplaySink(Open open, Submit submit, ConnectionLimiter::Slot slot)
         : open_(std::move(open)), submit_(std::move(submit)), slot_(std::move(slot)) {}
 
-    void attach(std::shared_ptr<Peer> peer) override {
+    void on_open(std::shared_ptr<Peer> peer) override {
         {
             std::lock_guard lock(mutex_);
             peer_ = peer;
@@ -257,7 +257,7 @@ private:
             return;
         }
         inner_ = std::get<std::shared_ptr<PeerSink>>(std::move(opened));
-        inner_->attach(peer_);  // under the lock: a close that comes now reaches the viewer after its attach
+        inner_->on_open(peer_);  // under the lock: a close that comes now reaches the viewer after it opened
         for (const auto& [bytes, text] : early_) inner_->on_message(protocol::ByteView(bytes.data(), bytes.size()), text);
         early_.clear();
     }

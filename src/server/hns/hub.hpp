@@ -23,6 +23,7 @@
 #include "net/connection_limiter.hpp"
 #include "net/thread_role.hpp"
 #include "server/hns/permission.hpp"
+#include "server/net_names.hpp"
 
 namespace hschool::store {
 class HnsArchive;

@@ -3,7 +3,15 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "net/token_bucket.hpp"
+
 namespace hschool::server::hns {
+
+// A Sprite v1 client message: 0x86 debug sprites go up to 32 KiB a tick, texts to 4 KiB.
+inline constexpr std::size_t kMaxSpriteInboundBytes = 40 * 1024;
+// A Sprite v1 seat in fast mode answers every frame with a 0x85 (over 1,000 a second) and may send
+// 32 KiB of debug sprites a tick: its floor. A flood beyond it is closed like any other.
+inline constexpr net::BudgetLimits kSpriteInboundBudgetFloor{4000, 8000, 1024 * 1024, 2 * 1024 * 1024};
 
 inline constexpr int kMaxPlayers = 32;               // §2.2: slots 0..31; anything else becomes 32
 inline constexpr int kAutoSlot = -1;                 // §2.2: an empty slot means "any"

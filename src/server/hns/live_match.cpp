@@ -31,7 +31,7 @@ public:
         slot_ = std::move(slot);
     }
 
-    void attach(std::shared_ptr<Peer> peer) override {
+    void on_open(std::shared_ptr<Peer> peer) override {
         peer_ = peer;
         MatchEvent e;
         e.kind = MatchEvent::Kind::Attach;

@@ -28,10 +28,7 @@
 #include "server/hns/peer.hpp"
 #include "server/hns/query.hpp"
 #include "sim/hns/config.hpp"
-
-namespace hschool::server {
-class ThreadLauncher;
-}
+#include "server/net_names.hpp"
 
 namespace hschool::server::hns {
 

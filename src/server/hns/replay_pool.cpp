@@ -33,7 +33,7 @@ void ReplayPool::schedule(Clock::time_point at, std::weak_ptr<Job> job) {
 
 void ReplayPool::run() {
     // A replay is a luxury beside live matches: under load its frames wait, not theirs.
-    take_thread_role("hns-replay", kReplayViewerNice);
+    net::take_thread_role("hns-replay", kReplayViewerNice);
     std::unique_lock lock(mutex_);
     for (;;) {
         if (stopping_) return;

@@ -35,7 +35,7 @@ public:
     }
     ~ReplayViewer() override { viewers_->fetch_sub(1); }
 
-    void attach(std::shared_ptr<Peer> peer) override {
+    void on_open(std::shared_ptr<Peer> peer) override {
         {
             std::lock_guard lock(mutex_);
             peer_ = std::move(peer);

@@ -58,6 +58,8 @@ void expect_shows(const Board& board, const Board& picture) {
 class FakePeer final : public Peer {
 public:
     explicit FakePeer(bool compact_stream = false) : compact(compact_stream) {}
+    net::ConnectionId id() const override { return 1; }
+    net::ConnectionRef ref() const override { return {}; }
     bool send(protocol::ByteView, bool) override { return true; }
     void close(std::uint16_t, const char*) override {}
     bool send_shared(const SharedMessagePtr& message) override {
@@ -74,6 +76,8 @@ public:
         if (queued.size() > 1) queued.resize(1);
     }
     bool reader_lagging() const override { return lagging; }
+    void speak(const net::WsProtocol&) override {}
+    void reply(protocol::ByteView) override {}
     void read_all() {
         for (const auto& m : queued) {
             if (!compact) board.apply(m->payload());

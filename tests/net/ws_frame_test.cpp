@@ -17,7 +17,7 @@
 
 #include "protocol/utf8.hpp"
 
-namespace hschool::server::ws {
+namespace hschool::net::ws {
 namespace {
 
 using protocol::Bytes;
@@ -897,4 +897,4 @@ TEST(WsServerReaderHostile, TheClientSideRulesStillHold) {
 }
 
 }  // namespace
-}  // namespace hschool::server::ws
+}  // namespace hschool::net::ws

@@ -8,7 +8,7 @@
 
 #include "net/delivery_window.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 namespace {
 
 using Clock = DeliveryWindow::Clock;
@@ -219,4 +219,4 @@ TEST(DeliveryWindow, AZeroLagTurnsItOff) {
 }
 
 }  // namespace
-}  // namespace hschool::server
+}  // namespace hschool::net

@@ -3,10 +3,11 @@
 
 #include <algorithm>
 
-#include "server/limits.hpp"
+#include "net/close_codes.hpp"
+#include "net/limits.hpp"
 #include "net/outbox.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 namespace {
 
 Frame frame_of(std::uint8_t tag) { return make_frame(protocol::Bytes{tag}); }
@@ -82,7 +83,7 @@ TEST(Outbox, OverflowingTheReliableQueueAsksToCloseWith1008) {
     EXPECT_FALSE(accepted);
     const auto next = r.outbox->next();
     ASSERT_TRUE(next.close.has_value());
-    EXPECT_EQ(next.close->code, protocol::CloseCode::PolicyViolation);
+    EXPECT_EQ(next.close->code, close_code::kPolicyViolation);
     EXPECT_FALSE(r.outbox->push_reliable(frame_of(4)));
 }
 
@@ -110,13 +111,13 @@ TEST(Outbox, CloseRequestWinsOverQueuedFramesAndWakesABusyWriter) {
     Recorder r;
     r.outbox->push_welcome(frame_of(0));
     r.outbox->push_tick(frame_of(1));
-    r.outbox->request_close({protocol::CloseCode::GoingAway, "bye"});
-    r.outbox->request_close({protocol::CloseCode::InvalidPayload, "ignored: the first request wins"});
+    r.outbox->request_close({close_code::kGoingAway, "bye"});
+    r.outbox->request_close({close_code::kInvalidPayload, "ignored: the first request wins"});
     EXPECT_EQ(r.wakes, 2);
     const auto next = r.outbox->next();
     EXPECT_FALSE(next.frame);
     ASSERT_TRUE(next.close);
-    EXPECT_EQ(next.close->code, protocol::CloseCode::GoingAway);
+    EXPECT_EQ(next.close->code, close_code::kGoingAway);
     EXPECT_EQ(r.outbox->push_tick(frame_of(5)), 0U);
     EXPECT_EQ(r.outbox->queued_ticks(), 0U);
 }
@@ -135,9 +136,9 @@ TEST(Outbox, SharesOneBufferAcrossConnections) {
 }
 
 }  // namespace
-}  // namespace hschool::server
+}  // namespace hschool::net
 
-namespace hschool::server {
+namespace hschool::net {
 namespace {
 
 TEST(Outbox, TheStreamLaneNeverClosesAndIsClearedWholeForAResync) {
@@ -160,7 +161,7 @@ TEST(Outbox, StreamFramesWaitForTheOpenAndGoWhenClosing) {
     EXPECT_TRUE(r.drain().empty());
     r.outbox->open();
     EXPECT_EQ(r.drain(), (std::vector<std::uint8_t>{3}));
-    r.outbox->request_close({protocol::CloseCode::Normal, "bye"});
+    r.outbox->request_close({close_code::kNormal, "bye"});
     EXPECT_FALSE(r.outbox->push_stream(frame_of(4)));
 }
 
@@ -222,4 +223,4 @@ TEST(Outbox, TheReaderLaggingFlagIsWhatTheSessionSets) {
 }
 
 }  // namespace
-}  // namespace hschool::server
+}  // namespace hschool::net

@@ -7,7 +7,7 @@
 #include "net/origin_policy.hpp"
 #include "net/token_bucket.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 namespace {
 
 using namespace std::chrono_literals;
@@ -120,4 +120,4 @@ TEST(LogThrottle, OneLinePerIntervalAndTheSkippedAreCounted) {
 }
 
 }  // namespace
-}  // namespace hschool::server
+}  // namespace hschool::net

@@ -12,9 +12,9 @@
 #include <functional>
 #include <vector>
 
-#include "server/limits.hpp"
+#include "net/limits.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 namespace {
 
 struct Pair {
@@ -202,4 +202,4 @@ TEST(ReadPoller, ItsTimerReachesEverySocketEvenWhenMoreAreReadyThanOnePassTakes)
 }
 
 }  // namespace
-}  // namespace hschool::server
+}  // namespace hschool::net

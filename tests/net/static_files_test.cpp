@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-namespace hschool::server {
+namespace hschool::net {
 namespace {
 
 class StaticFiles : public ::testing::Test {
@@ -77,4 +77,4 @@ TEST_F(StaticFiles, AnUnusableRootSaysWhy) {
 }
 
 }  // namespace
-}  // namespace hschool::server
+}  // namespace hschool::net

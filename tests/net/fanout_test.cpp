@@ -2,10 +2,10 @@
 #include <gtest/gtest.h>
 
 #include "net/fanout.hpp"
-#include "server/metrics.hpp"
+#include "net/transport_metrics.hpp"
 #include "net/wake_batch.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 namespace {
 
 struct Member {
@@ -25,10 +25,10 @@ struct Member {
 
 // Records which shard got which list, then delivers like the real network would.
 struct ShardRecorder final : FanOut {
-    explicit ShardRecorder(Metrics& m) : direct(m) {}
-    void deliver(std::uint32_t shard, Frame frame, std::shared_ptr<const OutboxList> outboxes, WireVersion version) override {
+    explicit ShardRecorder(TransportMetrics& m) : direct(m) {}
+    void deliver(std::uint32_t shard, Frame frame, std::shared_ptr<const OutboxList> outboxes, ProtocolTag tag) override {
         calls.push_back({shard, outboxes->size()});
-        direct.deliver(shard, std::move(frame), std::move(outboxes), version);
+        direct.deliver(shard, std::move(frame), std::move(outboxes), tag);
     }
     void run(std::uint32_t, std::function<void()> task) override { task(); }
     DirectFanOut direct;
@@ -36,28 +36,28 @@ struct ShardRecorder final : FanOut {
 };
 
 TEST(BroadcastGroup, EveryMemberGetsTheFrameWithOneDeliveryPerShard) {
-    Metrics metrics;
+    NoTransportMetrics metrics;
     ShardRecorder fanout(metrics);
     Member a(1, 0), b(2, 1), c(3, 1);
     BroadcastGroup group;
     for (auto* m : {&a, &b, &c}) group.add(m->ref);
-    group.deliver(fanout, make_frame(protocol::Bytes{7}), WireVersion::Schools);
+    group.deliver(fanout, make_frame(protocol::Bytes{7}), ProtocolTag{4});
     EXPECT_EQ(fanout.calls, (std::vector<std::pair<std::uint32_t, std::size_t>>{{0, 1}, {1, 2}}));
     for (auto* m : {&a, &b, &c}) EXPECT_EQ(m->ticks(), std::vector<std::uint8_t>{7});
 }
 
 TEST(BroadcastGroup, ARemovedMemberGetsNothingMoreAndTheOthersKeepGettingFrames) {
-    Metrics metrics;
+    NoTransportMetrics metrics;
     DirectFanOut fanout(metrics);
     Member a(1, 0), b(2, 0);
     BroadcastGroup group;
     group.add(a.ref);
     group.add(b.ref);
-    group.deliver(fanout, make_frame(protocol::Bytes{1}), WireVersion::Arena);
+    group.deliver(fanout, make_frame(protocol::Bytes{1}), ProtocolTag{1});
     group.remove(1);
     group.remove(99);  // not a member: nothing happens
     EXPECT_EQ(group.size(), 1U);
-    group.deliver(fanout, make_frame(protocol::Bytes{2}), WireVersion::Arena);
+    group.deliver(fanout, make_frame(protocol::Bytes{2}), ProtocolTag{1});
     EXPECT_EQ(a.ticks(), std::vector<std::uint8_t>{1});
     EXPECT_EQ(b.ticks(), (std::vector<std::uint8_t>{1, 2}));
     group.remove(2);
@@ -104,4 +104,4 @@ TEST(WakeBatch, EachTargetGetsItsItemsInOrderOnceWhenTheOutermostBatchCloses) {
 }
 
 }  // namespace
-}  // namespace hschool::server
+}  // namespace hschool::net

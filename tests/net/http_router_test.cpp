@@ -2,7 +2,7 @@
 
 #include "net/http_router.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 namespace {
 
 HttpResponse call(const HttpRouter& router, std::string method, std::string path) {
@@ -52,4 +52,4 @@ TEST(HttpRouter, FallbackServesOnlyNonApiGetAndHead) {
 }
 
 }  // namespace
-}  // namespace hschool::server
+}  // namespace hschool::net

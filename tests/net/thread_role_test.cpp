@@ -12,7 +12,7 @@
 #include <string>
 #include <thread>
 
-namespace hschool::server {
+namespace hschool::net {
 namespace {
 
 int own_nice() { return getpriority(PRIO_PROCESS, static_cast<id_t>(gettid())); }
@@ -78,4 +78,4 @@ TEST(ThreadLauncher, StartsEveryRequestFromManyThreads) {
 }
 
 }  // namespace
-}  // namespace hschool::server
+}  // namespace hschool::net

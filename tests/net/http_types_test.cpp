@@ -4,7 +4,7 @@
 
 #include "net/http_types.hpp"
 
-namespace hschool::server {
+namespace hschool::net {
 namespace {
 
 TEST(Problem, IsRfc7807WithCode) {
@@ -61,4 +61,4 @@ TEST(PercentDecode, PlusInAPathIsALiteralPlus) {
 }
 
 }  // namespace
-}  // namespace hschool::server
+}  // namespace hschool::net
