@@ -1,59 +1,21 @@
 #pragma once
-// What network threads may ask of the loop thread. Nothing else mutates simulation state.
-#include <cstdint>
+// What network threads may ask of the loop thread: each game's commands, a connection gone, and
+// an HTTP handler's task. Nothing else mutates simulation state.
 #include <functional>
-#include <memory>
-#include <string>
 #include <variant>
 
-#include "protocol/v4.hpp"
 #include "net/ws_connection.hpp"
-#include "server/access.hpp"
+#include "server/arena/commands.hpp"
+#include "server/schools/commands.hpp"
 
 namespace hschool::server {
-
-using net::ConnectionId;
-using net::ConnectionRef;
 
 class World;
 
 namespace cmd {
-struct ArenaJoin {
-    ConnectionRef connection;
-    std::string name;
-};
-// A v5 Hello: the avatar's Frames are per-connection deltas, its inputs one command per tick.
-struct ArenaJoinV5 {
-    ConnectionRef connection;
-    std::string name;
-};
-struct ArenaInput {
-    ConnectionId connection = 0;
-    std::uint32_t sequence = 0;
-    std::uint8_t buttons = 0;
-};
-struct SchoolsJoin {
-    ConnectionRef connection;
-    protocol::v4::Locale locale = protocol::v4::Locale::Russian;
-    SchoolRights rights;
-};
-struct OpenSchool {
-    ConnectionId connection = 0;
-    std::int32_t school_id = 0;
-};
-struct CloseSchool {
-    ConnectionId connection = 0;
-};
-struct SetRunning {
-    ConnectionId connection = 0;
-    std::uint8_t running = 0;
-};
-struct SetSpeed {
-    ConnectionId connection = 0;
-    std::uint8_t speed_index = 0;
-};
+// A connection that spoke a game has gone: every game forgets it.
 struct Disconnect {
-    ConnectionId connection = 0;
+    net::ConnectionId connection = 0;
 };
 // Work from an HTTP handler that needs the loop's state; it answers through its own callback.
 struct Task {

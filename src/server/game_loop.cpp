@@ -4,10 +4,8 @@
 
 #include "server/limits.hpp"
 #include "server/metrics.hpp"
-#include "server/step_plan.hpp"
 #include "net/thread_role.hpp"
 #include "net/wake_batch.hpp"
-#include "server/world.hpp"
 
 namespace hschool::server {
 
@@ -83,7 +81,7 @@ void GameLoop::step_all(int steps) {
 }
 
 void GameLoop::run() {
-    take_thread_role("loop", 0);
+    net::take_thread_role("loop", 0);
     using Clock = std::chrono::steady_clock;
     auto next = Clock::now() + period_;
     while (true) {
@@ -108,6 +106,21 @@ void GameLoop::run() {
         if (took > period_) metrics_.tick_overrun();
     }
     drain_commands();  // disconnects and last writes still reach the worlds before shutdown
+}
+
+StepPlan plan_steps(std::chrono::steady_clock::time_point deadline, std::chrono::steady_clock::time_point now,
+                    std::chrono::nanoseconds period, int max_catch_up_steps) {
+    StepPlan plan;
+    const auto due = now < deadline ? 1 : static_cast<std::int64_t>((now - deadline) / period) + 1;
+    if (due > max_catch_up_steps) {
+        plan.steps = max_catch_up_steps;
+        plan.dropped = due - max_catch_up_steps;
+        plan.next_deadline = now + period;  // the backlog is forgotten, not simulated in a burst
+    } else {
+        plan.steps = static_cast<int>(due);
+        plan.next_deadline = deadline + period * due;
+    }
+    return plan;
 }
 
 }  // namespace hschool::server

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "net/token_bucket.hpp"
+#include "server/arena/limits.hpp"
 #include "sim/arena/arena_settings.hpp"
 
 namespace hschool::server {
@@ -14,8 +14,6 @@ using namespace std::chrono_literals;
 
 inline constexpr auto kHelloDeadline = 5s;                   // Hello must arrive within this
 inline constexpr int kMaxCatchUpSteps = 5;                   // steps simulated after a stall
-inline constexpr std::size_t kDefaultMaxPlayers = 8000;       // avatars in the arena, v1 and v5 together
-inline constexpr std::size_t kMaxMaxPlayers = 16383;          // every avatar needs a v5 slot
 inline constexpr int kDefaultTickRate = sim::arena::kDefaultTickRate;  // the arena's replays record it
 inline constexpr int kMinTickRate = 1;
 inline constexpr int kMaxTickRate = 120;                     // u8 in Welcome; beyond this is silly

@@ -5,7 +5,12 @@
 #include <string>
 
 #include "net/transport_metrics.hpp"
+#include "server/arena/arena_metrics.hpp"
+#include "server/arena/arena_session.hpp"
 #include "server/hns/hns_metrics.hpp"
+#include "server/hns/limits.hpp"
+#include "server/schools/schools_metrics.hpp"
+#include "server/schools/schools_session.hpp"
 
 namespace prometheus {
 class Registry;
@@ -18,10 +23,16 @@ namespace hschool::server {
 
 // Protocol a connection speaks (its transport tag: the version byte); None until its Hello arrives.
 // Sprite: the hide-and-seek sockets (/player, /global, /admin, /reward, /replay), which have no Hello.
-enum class WireVersion : net::ProtocolTag { None = net::kNoProtocol, Arena = 1, Schools = 4, ArenaV5 = 5, Sprite = 0x53 };
+enum class WireVersion : net::ProtocolTag {
+    None = net::kNoProtocol,
+    Arena = arena::kV1Tag,
+    Schools = schools::kV4Tag,
+    ArenaV5 = arena::kV5Tag,
+    Sprite = hns::kSpriteTag,
+};
 constexpr net::ProtocolTag tag_of(WireVersion v) { return static_cast<net::ProtocolTag>(v); }
 
-class Metrics final : public hns::HnsMetrics, public net::TransportMetrics {
+class Metrics final : public hns::HnsMetrics, public net::TransportMetrics, public ArenaMetrics, public SchoolsMetrics {
 public:
     Metrics();
     ~Metrics() override;
@@ -45,12 +56,12 @@ public:
 
     void decode_rejected(WireVersion v);  // a message its game's codec refused (or a WebSocket protocol error)
     void tick(double seconds);
-    void arena_simulate(double seconds);  // arena steps + snapshot capture and encode, per wake-up
+    void arena_simulate(double seconds) override;  // ArenaMetrics: arena steps + snapshot capture and encode, per wake-up
     void tick_overrun();
     void steps_dropped(std::uint64_t steps);
-    void store_error();  // a database write that failed (clock batch, create or delete)
+    void store_error() override;  // SchoolsMetrics: a database write that failed (clock batch, create or delete)
     void commands_rejected();                        // the loop's inbox was full
-    void school_control_refused();                   // owners mode: SetRunning/SetSpeed without the school's token
+    void school_control_refused() override;          // SchoolsMetrics: owners mode, SetRunning/SetSpeed without the token
 
     // hns::HnsMetrics: matches by phase, seats by policy kind, ticks, frame bytes by stream,
     // decision latency, fallbacks.

@@ -3,16 +3,16 @@
 #include <boost/json.hpp>
 
 #include "server/metrics.hpp"
-#include "server/store_health.hpp"
+#include "server/schools/store_health.hpp"
 
 namespace hschool::server {
 
 namespace {
 
-HttpResponse serving(const HealthSources& sources) {
+net::HttpResponse serving(const HealthSources& sources) {
     if (const auto failure = sources.store ? sources.store->failure() : std::nullopt) {
         // Writes are failing: load balancers should stop sending players here until one succeeds.
-        const boost::json::object body{{"status", "store-error"}, {"reason", escape_invalid_utf8(*failure)}};
+        const boost::json::object body{{"status", "store-error"}, {"reason", net::escape_invalid_utf8(*failure)}};
         return {503, "application/json", boost::json::serialize(body), {}};
     }
     boost::json::object body{{"status", "serving"}, {"access", sources.access}};
@@ -23,15 +23,15 @@ HttpResponse serving(const HealthSources& sources) {
 
 }  // namespace
 
-void add_ops_routes(HttpRouter& router, const std::atomic<Health>& health, const Metrics& metrics, HealthSources sources) {
-    router.add("GET", "/health", [&health, sources](const HttpRequest&, const PathParams&, Respond respond) {
+void add_ops_routes(net::HttpRouter& router, const std::atomic<Health>& health, const Metrics& metrics, HealthSources sources) {
+    router.add("GET", "/health", [&health, sources](const net::HttpRequest&, const net::PathParams&, net::Respond respond) {
         switch (health.load()) {
             case Health::Serving: return respond(serving(sources));
             case Health::Starting: return respond({503, "application/json", R"({"status":"starting"})", {}});
             case Health::Draining: return respond({503, "application/json", R"({"status":"draining"})", {}});
         }
     });
-    router.add("GET", "/metrics", [&metrics](const HttpRequest&, const PathParams&, Respond respond) {
+    router.add("GET", "/metrics", [&metrics](const net::HttpRequest&, const net::PathParams&, net::Respond respond) {
         respond({200, "text/plain; version=0.0.4; charset=utf-8", metrics.render(), {}});
     });
 }

@@ -3,7 +3,6 @@
 #include <atomic>
 
 #include "net/http_router.hpp"
-#include "server/net_names.hpp"
 
 namespace hschool::server {
 
@@ -20,7 +19,7 @@ struct HealthSources {
     const char* llm = "none";            // prompt seats' model transport (issue 21); shown unless none
 };
 
-void add_ops_routes(HttpRouter& router, const std::atomic<Health>& health, const Metrics& metrics,
+void add_ops_routes(net::HttpRouter& router, const std::atomic<Health>& health, const Metrics& metrics,
                     HealthSources sources = {});
 
 }  // namespace hschool::server

@@ -6,27 +6,26 @@
 
 #include "content/library.hpp"
 #include "server/access.hpp"
-#include "server/arena_service.hpp"
+#include "server/arena/arena_service.hpp"
 #include "server/game_loop.hpp"
 #include "server/game_socket.hpp"
 #include "server/hns/hub.hpp"
 #include "server/hns/llm_settings.hpp"
-#include "server/hns_client_pages.hpp"
-#include "server/hns_dropin.hpp"
-#include "server/hns_routes.hpp"
-#include "server/hns_sockets.hpp"
+#include "server/hns/client_pages.hpp"
+#include "server/hns/dropin.hpp"
+#include "server/hns/routes.hpp"
+#include "server/hns/sockets.hpp"
 #include "net/http_router.hpp"
 #include "server/metrics.hpp"
 #include "net/network.hpp"
 #include "net/ws_endpoint.hpp"
 #include "server/ops_routes.hpp"
 #include "net/origin_policy.hpp"
-#include "server/replay_recorder.hpp"
-#include "server/schools_routes.hpp"
-#include "server/schools_service.hpp"
+#include "server/arena/replay_recorder.hpp"
+#include "server/schools/schools_routes.hpp"
+#include "server/schools/schools_service.hpp"
 #include "net/static_files.hpp"
-#include "server/store_health.hpp"
-#include "server/world.hpp"
+#include "server/schools/store_health.hpp"
 #include "store/hns_archive.hpp"
 #include "store/school_store.hpp"
 #include "store/store_worker.hpp"
@@ -151,11 +150,11 @@ int run_server(const ServerOptions& options) {
     hns::HnsHub hub(hub_options, archive.get(), metrics);
     if (options.dropin.active) arm_dropin(hub, options.dropin);
 
-    HttpRouter router;
+    net::HttpRouter router;
     // No cross-site writes in any mode: a page elsewhere must not drive a visitor's browser into ours.
-    router.set_write_guard([origins = options.network.allowed_origins](const HttpRequest& request) -> std::optional<HttpResponse> {
-        if (origin_allowed(request.origin, request.host, origins)) return std::nullopt;
-        return problem(403, "forbidden-origin", "Forbidden origin", "requests that change state are not accepted from this origin");
+    router.set_write_guard([origins = options.network.allowed_origins](const net::HttpRequest& request) -> std::optional<net::HttpResponse> {
+        if (net::origin_allowed(request.origin, request.host, origins)) return std::nullopt;
+        return net::problem(403, "forbidden-origin", "Forbidden origin", "requests that change state are not accepted from this origin");
     });
     // Prompt seats' model (issue 21): read once; the log and /health name the transport, never a key.
     const hns::LlmSettings& llm = hns::process_llm_settings();
@@ -163,8 +162,10 @@ int run_server(const ServerOptions& options) {
     spdlog::info("event=hns_llm transport={} detail=\"{}\"", hns::llm_transport_text(llm.transport), hns::describe_llm(llm, ""));
     add_ops_routes(router, health, metrics,
                    {&store_health, web_root.has_value(), access_mode_text(access.mode()), hns::llm_transport_text(llm.transport)});
-    add_schools_routes(router, loop, library, **store, store_worker, store_health, access);
-    add_hns_routes(router, hub, HnsRouteOptions{&access, options.network.allowed_origins, options.dropin.active || options.dropin.replay});
+    add_schools_routes(
+        router, [&loop](std::function<void(SchoolsService&)> job) { loop.post(cmd::Task{[job = std::move(job)](World& owned) { job(owned.schools); }}); },
+        library, **store, store_worker, store_health, access.ownership());
+    add_hns_routes(router, hub, HnsRouteOptions{access.owners(), options.network.allowed_origins, options.dropin.active || options.dropin.replay});
     auto files = net::static_files(web_root);
     add_hns_client_pages(router, hub, files);  // before the catch-all below: the runner probes them
     router.set_fallback(std::move(files));

@@ -14,6 +14,13 @@
 namespace hschool::server {
 namespace {
 
+// The credentials' pieces the policy builds on (net/credentials.hpp).
+using net::bearer_token;
+using net::constant_time_equal;
+using net::kTokenHexChars;
+using net::new_token;
+using net::token_hash;
+
 class TempFolder {
 public:
     TempFolder() {
@@ -190,25 +197,25 @@ TEST(AccessPolicy, RefusalsAreProblemsThatSayWhichCredentialIsWanted) {
 
 // The router's write guard: every method but GET, HEAD and OPTIONS passes it before its handler.
 TEST(WriteGuard, RefusesForeignOriginsOnWritesOnly) {
-    HttpRouter router;
+    net::HttpRouter router;
     int handled = 0;
     for (const char* method : {"GET", "POST", "DELETE", "OPTIONS"})
-        router.add(method, "/thing", [&handled](const HttpRequest&, const PathParams&, Respond respond) {
+        router.add(method, "/thing", [&handled](const net::HttpRequest&, const net::PathParams&, net::Respond respond) {
             ++handled;
             respond({200, "text/plain", "ok", {}});
         });
-    router.set_write_guard([](const HttpRequest& request) -> std::optional<HttpResponse> {
-        if (origin_allowed(request.origin, request.host, {})) return std::nullopt;
-        return problem(403, "forbidden-origin", "Forbidden origin", "no");
+    router.set_write_guard([](const net::HttpRequest& request) -> std::optional<net::HttpResponse> {
+        if (net::origin_allowed(request.origin, request.host, {})) return std::nullopt;
+        return net::problem(403, "forbidden-origin", "Forbidden origin", "no");
     });
     const auto send = [&router](const char* method, const char* origin) {
-        HttpRequest request;
+        net::HttpRequest request;
         request.method = method;
         request.path = "/thing";
         request.origin = origin;
         request.host = "game.example:8080";
         unsigned status = 0;
-        router.handle(request, [&status](HttpResponse response) { status = response.status; });
+        router.handle(request, [&status](net::HttpResponse response) { status = response.status; });
         return status;
     };
     EXPECT_EQ(send("POST", "https://evil.example"), 403U);

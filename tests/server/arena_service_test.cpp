@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "outbox_reader.hpp"
-#include "server/arena_service.hpp"
+#include "server/arena/arena_service.hpp"
 #include "server/metrics.hpp"
 
 namespace hschool::server {

@@ -4,7 +4,7 @@
 
 #include "outbox_reader.hpp"
 #include "protocol/v5.hpp"
-#include "server/arena_service.hpp"
+#include "server/arena/arena_service.hpp"
 #include "server/metrics.hpp"
 #include "sim/arena/v5/replica.hpp"
 

@@ -5,21 +5,21 @@
 
 #include "server/metrics.hpp"
 #include "server/ops_routes.hpp"
-#include "server/store_health.hpp"
+#include "server/schools/store_health.hpp"
 
 namespace hschool::server {
 namespace {
 
-HttpResponse get(const HttpRouter& router, const std::string& path) {
-    HttpResponse out;
-    router.handle(HttpRequest{"GET", path, "", "", "", "", "", "", ""}, [&](HttpResponse r) { out = std::move(r); });
+net::HttpResponse get(const net::HttpRouter& router, const std::string& path) {
+    net::HttpResponse out;
+    router.handle(net::HttpRequest{"GET", path, "", "", "", "", "", "", ""}, [&](net::HttpResponse r) { out = std::move(r); });
     return out;
 }
 
 TEST(Health, IsUnavailableWhileStartingOrDrainingAndOkWhileServing) {
     std::atomic<Health> health{Health::Starting};
     Metrics metrics;
-    HttpRouter router;
+    net::HttpRouter router;
     add_ops_routes(router, health, metrics);
     auto response = get(router, "/health");
     EXPECT_EQ(response.status, 503U);
@@ -36,7 +36,7 @@ TEST(Health, IsUnavailableWithTheReasonWhileStoreWritesFailAndRecovers) {
     std::atomic<Health> health{Health::Serving};
     Metrics metrics;
     StoreHealth store(metrics);
-    HttpRouter router;
+    net::HttpRouter router;
     add_ops_routes(router, health, metrics, {&store, true});
     EXPECT_EQ(get(router, "/health").body, R"({"status":"serving","access":"open"})");
 
@@ -63,7 +63,7 @@ TEST(Health, IsUnavailableWithTheReasonWhileStoreWritesFailAndRecovers) {
 TEST(Health, SaysWhenNoFilesAreServedButStaysUp) {
     std::atomic<Health> health{Health::Serving};
     Metrics metrics;
-    HttpRouter router;
+    net::HttpRouter router;
     add_ops_routes(router, health, metrics, {nullptr, false});
     const auto response = get(router, "/health");
     EXPECT_EQ(response.status, 200U);
@@ -73,7 +73,7 @@ TEST(Health, SaysWhenNoFilesAreServedButStaysUp) {
 TEST(Health, NamesThePromptSeatsModelTransportWhenOneIsLive) {
     std::atomic<Health> health{Health::Serving};
     Metrics metrics;
-    HttpRouter router;
+    net::HttpRouter router;
     add_ops_routes(router, health, metrics, {nullptr, true, "open", "sidecar"});
     EXPECT_EQ(get(router, "/health").body, R"({"status":"serving","access":"open","llm":"sidecar"})");
 }
@@ -81,7 +81,7 @@ TEST(Health, NamesThePromptSeatsModelTransportWhenOneIsLive) {
 TEST(Metrics, CountWhatTheServerReports) {
     std::atomic<Health> health{Health::Serving};
     Metrics metrics;
-    HttpRouter router;
+    net::HttpRouter router;
     add_ops_routes(router, health, metrics);
     metrics.connection_opened(tag_of(WireVersion::None));
     metrics.connection_spoke(tag_of(WireVersion::Arena));

@@ -7,13 +7,13 @@
 namespace hschool::server::test {
 
 struct TestConnection {
-    explicit TestConnection(ConnectionId id) : ref{id, std::make_shared<Outbox>([] {})} {}
+    explicit TestConnection(net::ConnectionId id) : ref{id, std::make_shared<net::Outbox>([] {})} {}
     std::vector<protocol::Bytes> take() {
         std::vector<protocol::Bytes> frames;
         while (auto frame = ref.outbox->next().frame) frames.emplace_back(frame->payload().begin(), frame->payload().end());
         return frames;
     }
-    ConnectionRef ref;
+    net::ConnectionRef ref;
 };
 
 }  // namespace hschool::server::test

@@ -3,14 +3,14 @@
 
 #include <boost/json.hpp>
 
-#include "server/school_request.hpp"
+#include "server/schools/school_request.hpp"
 
 namespace hschool::server {
 namespace {
 
 std::string code_of(const std::string& body) {
     const auto result = read_create_request(boost::json::parse(body));
-    if (const auto* failure = std::get_if<HttpResponse>(&result))
+    if (const auto* failure = std::get_if<net::HttpResponse>(&result))
         return std::string(boost::json::parse(failure->body).at("code").as_string());
     return "ok";
 }

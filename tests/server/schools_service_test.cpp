@@ -4,7 +4,7 @@
 #include "content/library.hpp"
 #include "outbox_reader.hpp"
 #include "server/metrics.hpp"
-#include "server/schools_service.hpp"
+#include "server/schools/schools_service.hpp"
 
 namespace hschool::server {
 namespace {
@@ -131,7 +131,7 @@ TEST_F(SchoolsServiceTest, InOwnersModeOnlyTheOwnersSessionsChangeTheClock) {
     join(stranger, v4::Locale::Russian, SchoolRights{false, {std::string(64, 'f')}});
     join(owner, v4::Locale::Russian, SchoolRights{false, {std::string(64, 'e')}});
     join(op, v4::Locale::Russian, SchoolRights{true, {}});
-    for (ConnectionId c : {1, 2, 3}) service.open({c, 8});
+    for (net::ConnectionId c : {1, 2, 3}) service.open({c, 8});
     service.set_running({1, 0});
     service.set_speed({1, 4});
     EXPECT_TRUE(service.schools().at(8).clock.running);

@@ -4,7 +4,7 @@
 
 #include "protocol/v1.hpp"
 #include "protocol/v4.hpp"
-#include "server/session_dispatch.hpp"
+#include "server/game_socket.hpp"
 
 namespace hschool::server {
 namespace {

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "server/limits.hpp"
-#include "server/step_plan.hpp"
+#include "server/game_loop.hpp"
 
 namespace hschool::server {
 namespace {

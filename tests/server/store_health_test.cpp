@@ -1,5 +1,5 @@
 // What the server knows of its database: the latest write's outcome, counted and logged sparingly.
-#include "server/store_health.hpp"
+#include "server/schools/store_health.hpp"
 
 #include <gtest/gtest.h>
 

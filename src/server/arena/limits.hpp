@@ -4,6 +4,9 @@
 
 namespace hschool::server {
 
+inline constexpr std::size_t kDefaultMaxPlayers = 8000;       // avatars in the arena, v1 and v5 together
+inline constexpr std::size_t kMaxMaxPlayers = 16383;          // every avatar needs a v5 slot
+
 // Arena v5: one command per tick, queued; a connection with this many Frames unwritten while its
 // socket is full is skipped (its next Frame coalesces), and the kernel holds at most this much
 // unsent on its socket. A thread that is merely behind queues up to kV5MaxQueuedFrames: writing them

@@ -6,7 +6,6 @@
 #include "net/connection_limiter.hpp"
 #include "server/hns/admission.hpp"
 #include "server/hns/hns_metrics.hpp"
-#include "server/net_names.hpp"
 
 namespace hschool::server::hns {
 
@@ -18,14 +17,14 @@ struct BudgetAnswers {
     int retry_after_seconds;
 };
 
-inline std::optional<Rejection> refusal_of(ConnectionLimiter::Admission admission, const BudgetAnswers& answers,
+inline std::optional<Rejection> refusal_of(net::ConnectionLimiter::Admission admission, const BudgetAnswers& answers,
                                            HnsMetrics& metrics) {
     switch (admission) {
-        case ConnectionLimiter::Admission::Admitted: return std::nullopt;
-        case ConnectionLimiter::Admission::TotalCapReached:
+        case net::ConnectionLimiter::Admission::Admitted: return std::nullopt;
+        case net::ConnectionLimiter::Admission::TotalCapReached:
             metrics.refused(answers.total_reason);
             return Rejection{503, answers.total_text, answers.retry_after_seconds};
-        case ConnectionLimiter::Admission::AddressCapReached:
+        case net::ConnectionLimiter::Admission::AddressCapReached:
             metrics.refused(answers.address_reason);
             return Rejection{429, answers.address_text, answers.retry_after_seconds};
     }

@@ -205,7 +205,7 @@ class DeferredReplaySink final : public PeerSink, public std::enable_shared_from
 public:
     using Open = std::function<std::variant<Rejection, std::shared_ptr<PeerSink>>()>;
     using Submit = std::function<bool(std::function<void()>)>;
-    DeferredReplaySink(Open open, Submit submit, ConnectionLimiter::Slot slot)
+    DeferredReplaySink(Open open, Submit submit, net::ConnectionLimiter::Slot slot)
         : open_(std::move(open)), submit_(std::move(submit)), slot_(std::move(slot)) {}
 
     void on_open(std::shared_ptr<Peer> peer) override {
@@ -264,7 +264,7 @@ private:
 
     const Open open_;
     const Submit submit_;
-    ConnectionLimiter::Slot slot_;  // the network thread only
+    net::ConnectionLimiter::Slot slot_;  // the network thread only
     std::mutex mutex_;
     std::shared_ptr<Peer> peer_;
     std::shared_ptr<PeerSink> inner_;
@@ -295,7 +295,7 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit(std::string_vie
         auto file = archive_->replay_file(id);  // the row and the file's size: the file is read later
         if (!file) return Rejection{503, "replay could not be read\n"};
         if (!*file) return Rejection{404, "no finished match " + id + "\n"};
-        ConnectionLimiter::Slot slot;
+        net::ConnectionLimiter::Slot slot;
         static constexpr BudgetAnswers kReplayViewers{"replay_viewers", "too many replay viewers\n", "replay_viewers_per_address",
                                                       "too many replay viewers from this address\n", kBudgetRetryAfterSeconds};
         if (auto refused = refusal_of(replay_limiter_.try_admit(address, slot), kReplayViewers, metrics_)) return *refused;
@@ -330,7 +330,7 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit_loaded_replay(c
         if (uri.empty()) return Rejection{400, kMissingReplayUriText};
         if (uri != options_.replay_uri) return Rejection{404, kUnreadableReplayUriText};
     }
-    ConnectionLimiter::Slot slot;
+    net::ConnectionLimiter::Slot slot;
     static constexpr BudgetAnswers kReplayViewers{"replay_viewers", "too many replay viewers\n", "replay_viewers_per_address",
                                                   "too many replay viewers from this address\n", kBudgetRetryAfterSeconds};
     if (auto refused = refusal_of(replay_limiter_.try_admit(address, slot), kReplayViewers, metrics_)) return *refused;
@@ -427,7 +427,7 @@ bool HnsHub::submit(std::function<void()> job) {
 
 void HnsHub::work() {
     // Building a big room's sim is background work: it yields to the network threads and the loop.
-    take_thread_role("hns-worker", kWorkerNice);
+    net::take_thread_role("hns-worker", kWorkerNice);
     std::unique_lock lock(mutex_);
     for (;;) {
         wake_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
@@ -573,7 +573,7 @@ void HnsHub::on_player_failure(const std::string& id, int slot, const std::strin
 }
 
 void HnsHub::supervise() {
-    take_thread_role("hns-supervisor", 0);
+    net::take_thread_role("hns-supervisor", 0);
     std::unique_lock lock(mutex_);
     for (;;) {
         wake_.wait(lock, [&] { return stopping_ || !finished_.empty() || !deleted_.empty(); });

@@ -23,7 +23,6 @@
 #include "net/connection_limiter.hpp"
 #include "net/thread_role.hpp"
 #include "server/hns/permission.hpp"
-#include "server/net_names.hpp"
 
 namespace hschool::store {
 class HnsArchive;
@@ -134,7 +133,7 @@ private:
     void supervise();
 
     HubOptions options_;
-    ThreadLauncher launcher_;  // matches' threads, at the hub's creator's priority whoever asks (outlives them)
+    net::ThreadLauncher launcher_;  // matches' threads, at the hub's creator's priority whoever asks (outlives them)
     store::HnsArchive* archive_;
     HnsMetrics& metrics_;
     FinishedHook finished_hook_;
@@ -152,7 +151,7 @@ private:
     bool stopping_ = false;
     std::thread supervisor_;
     std::shared_ptr<std::atomic<int>> replay_viewers_ = std::make_shared<std::atomic<int>>(0);
-    ConnectionLimiter replay_limiter_;  // /replay sockets in all and per address
+    net::ConnectionLimiter replay_limiter_;  // /replay sockets in all and per address
     ReplayPool replay_pool_{ReplayPool::one_per_core()};  // draws every /replay viewer's frames
 };
 

@@ -4,9 +4,12 @@
 #include <cstdint>
 
 #include "net/token_bucket.hpp"
+#include "net/ws_connection.hpp"
 
 namespace hschool::server::hns {
 
+// Sprite v1 sockets as /metrics counts them ('S').
+inline constexpr net::ProtocolTag kSpriteTag = 0x53;
 // A Sprite v1 client message: 0x86 debug sprites go up to 32 KiB a tick, texts to 4 KiB.
 inline constexpr std::size_t kMaxSpriteInboundBytes = 40 * 1024;
 // A Sprite v1 seat in fast mode answers every frame with a 0x85 (over 1,000 a second) and may send

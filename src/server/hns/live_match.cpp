@@ -26,7 +26,7 @@ public:
     Sink(std::weak_ptr<LiveMatch> match, int socket, Endpoint endpoint, bool controls, bool compact = false)
         : match_(std::move(match)), socket_(socket), endpoint_(endpoint), controls_(controls), compact_(compact) {}
     // A viewer's place in the match's viewer budget, given back when the socket ends.
-    void hold(std::shared_ptr<ConnectionLimiter> limiter, ConnectionLimiter::Slot slot) {
+    void hold(std::shared_ptr<net::ConnectionLimiter> limiter, net::ConnectionLimiter::Slot slot) {
         limiter_ = std::move(limiter);
         slot_ = std::move(slot);
     }
@@ -111,8 +111,8 @@ private:
     std::atomic<bool> closed_{false};
     std::uint64_t debug_frame_ = 0;  // network thread only
     std::size_t debug_bytes_ = 0;
-    std::shared_ptr<ConnectionLimiter> limiter_;  // outlives slot_ (declared first, destroyed last)
-    ConnectionLimiter::Slot slot_;
+    std::shared_ptr<net::ConnectionLimiter> limiter_;  // outlives slot_ (declared first, destroyed last)
+    net::ConnectionLimiter::Slot slot_;
 };
 
 // ---- construction, admission, control ----
@@ -122,7 +122,7 @@ LiveMatch::LiveMatch(MatchSetup setup, MatchListener& listener, HnsMetrics& metr
     published_.id = setup_.id;
     published_.variant = setup_.variant;
     published_.is_default = setup_.is_default;
-    viewer_limiter_ = std::make_shared<ConnectionLimiter>(setup_.max_viewers, setup_.max_viewers_per_address);
+    viewer_limiter_ = std::make_shared<net::ConnectionLimiter>(setup_.max_viewers, setup_.max_viewers_per_address);
 }
 
 LiveMatch::~LiveMatch() {
@@ -154,7 +154,7 @@ bool LiveMatch::prepare(std::string& error) {
     return true;
 }
 
-void LiveMatch::start(ThreadLauncher& launcher) {
+void LiveMatch::start(net::ThreadLauncher& launcher) {
     thread_ = launcher.launch([this] { run(); });
 }
 
@@ -199,7 +199,7 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> LiveMatch::admit(Endpoint end
             if (auto* r = std::get_if<Rejection>(&stream)) return *r;
             compact = std::get<ViewerStream>(stream) == ViewerStream::Compact;
         }
-        ConnectionLimiter::Slot slot;
+        net::ConnectionLimiter::Slot slot;
         static constexpr BudgetAnswers kViewers{"viewers_per_match", "this match has as many viewers as it can take\n",
                                                 "viewers_per_address", "too many viewers of this match from this address\n",
                                                 kViewerRetryAfterSeconds};
@@ -301,7 +301,7 @@ void LiveMatch::request_stop() {
 // ---- the loop ----
 
 void LiveMatch::run() {
-    take_thread_role(("hns-" + setup_.id).c_str(), kMatchNice);
+    net::take_thread_role(("hns-" + setup_.id).c_str(), kMatchNice);
     MatchRuntime& rt = *rt_;
     rt.loop_start = SteadyClock::now();
     auto last_return = rt.loop_start;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "net/connection_limiter.hpp"
+#include "net/thread_role.hpp"
 #include "server/hns/admission.hpp"
 #include "server/hns/control.hpp"
 #include "server/hns/hns_metrics.hpp"
@@ -28,7 +29,6 @@
 #include "server/hns/peer.hpp"
 #include "server/hns/query.hpp"
 #include "sim/hns/config.hpp"
-#include "server/net_names.hpp"
 
 namespace hschool::server::hns {
 
@@ -84,7 +84,7 @@ public:
     // Builds the sim; false (with the reason) when the config cannot make one.
     bool prepare(std::string& error);
     // Its thread comes from `launcher`, so it runs before replay viewers whoever created the match.
-    void start(ThreadLauncher& launcher);
+    void start(net::ThreadLauncher& launcher);
     // Ends the match now without archiving it; sockets get 1001. Not from the match's own thread.
     void stop();
     // Asks the match to end (as stop) and returns at once; stop() later joins its thread.
@@ -128,7 +128,7 @@ private:
     std::condition_variable wake_;
     std::vector<MatchEvent> inbox_;
     std::set<std::string> kicked_;              // at most kMaxKicksPerMatch
-    std::shared_ptr<ConnectionLimiter> viewer_limiter_;  // spectators and reward readers; sinks share it
+    std::shared_ptr<net::ConnectionLimiter> viewer_limiter_;  // spectators and reward readers; sinks share it
     bool restart_pending_ = false;              // a restart is queued: another one coalesces into it
     std::chrono::steady_clock::time_point last_restart_{};
     std::map<int, SeatClaim> claims_;          // player sockets not yet closed → who they are and ask for

@@ -1,4 +1,4 @@
-#include "server/hns_client_pages.hpp"
+#include "server/hns/client_pages.hpp"
 
 #include <string>
 #include <string_view>
@@ -30,18 +30,18 @@ std::string fallback_page(std::string_view view, const std::string& match) {
            "installed here (--web-root).</p></body></html>\n";
 }
 
-HttpResponse text(unsigned status, std::string body) {
-    return HttpResponse{status, "text/plain; charset=utf-8", std::move(body), {{"Cache-Control", "no-cache"}}};
+net::HttpResponse text(unsigned status, std::string body) {
+    return net::HttpResponse{status, "text/plain; charset=utf-8", std::move(body), {{"Cache-Control", "no-cache"}}};
 }
 
-void serve_page(const HttpHandler& files, const HttpRequest& request, std::string_view view, const std::string& match,
-                const Respond& respond) {
-    HttpRequest index = request;
+void serve_page(const net::HttpHandler& files, const net::HttpRequest& request, std::string_view view, const std::string& match,
+                const net::Respond& respond) {
+    net::HttpRequest index = request;
     index.path = "/index.html";
     index.query.clear();
-    files(index, {}, [respond, view = std::string(view), match](HttpResponse response) {
+    files(index, {}, [respond, view = std::string(view), match](net::HttpResponse response) {
         if (response.status != 200 || !response.file.empty()) {
-            return respond(HttpResponse{200, "text/html; charset=utf-8", fallback_page(view, match), {{"Cache-Control", "no-cache"}}});
+            return respond(net::HttpResponse{200, "text/html; charset=utf-8", fallback_page(view, match), {{"Cache-Control", "no-cache"}}});
         }
         const auto head_end = response.body.find("</head>");
         const std::string meta = page_meta(view, match);
@@ -54,17 +54,17 @@ void serve_page(const HttpHandler& files, const HttpRequest& request, std::strin
 
 }  // namespace
 
-void add_hns_client_pages(HttpRouter& router, hns::HnsHub& hub, HttpHandler files) {
-    router.add("GET", "/client/player", [&hub, files](const HttpRequest& request, const PathParams&, Respond respond) {
+void add_hns_client_pages(net::HttpRouter& router, hns::HnsHub& hub, net::HttpHandler files) {
+    router.add("GET", "/client/player", [&hub, files](const net::HttpRequest& request, const net::PathParams&, net::Respond respond) {
         // The same 403 (and 409) texts as the /player upgrade; the page itself asks for no seat.
         if (auto refused = hub.check_player_page(request.query))
             return respond(text(static_cast<unsigned>(refused->status), refused->body));
         serve_page(files, request, "player", hub.page_match(request.query), respond);
     });
-    router.add("GET", "/client/global", [&hub, files](const HttpRequest& request, const PathParams&, Respond respond) {
+    router.add("GET", "/client/global", [&hub, files](const net::HttpRequest& request, const net::PathParams&, net::Respond respond) {
         serve_page(files, request, "global", hub.page_match(request.query), respond);
     });
-    router.add("GET", "/client/replay", [&hub, files](const HttpRequest& request, const PathParams&, Respond respond) {
+    router.add("GET", "/client/replay", [&hub, files](const net::HttpRequest& request, const net::PathParams&, net::Respond respond) {
         serve_page(files, request, "replay", hub.replay_mode() ? std::string() : hub.page_match(request.query), respond);
     });
 }

@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "protocol/v4.hpp"
-#include "server/commands.hpp"
+#include "server/schools/commands.hpp"
 #include "net/fanout.hpp"
-#include "server/school_state.hpp"
-#include "server/metrics.hpp"
-#include "server/net_names.hpp"
+#include "net/transport_metrics.hpp"
+#include "server/schools/school_state.hpp"
+#include "server/schools/schools_metrics.hpp"
 
 namespace hschool::store {
 class SchoolStore;
@@ -23,7 +23,7 @@ namespace hschool::server {
 class SchoolsService {
 public:
     // store may be null (tests without persistence).
-    SchoolsService(std::uint8_t tick_rate, Metrics& metrics, store::SchoolStore* store);
+    SchoolsService(std::uint8_t tick_rate, SchoolsMetrics& metrics, store::SchoolStore* store);
 
     // The schools, for the REST API (loop thread only).
     const std::map<std::int32_t, SchoolState>& schools() const { return schools_; }
@@ -36,12 +36,12 @@ public:
     void close(const cmd::CloseSchool& command);
     void set_running(const cmd::SetRunning& command);
     void set_speed(const cmd::SetSpeed& command);
-    void disconnect(ConnectionId connection);
+    void disconnect(net::ConnectionId connection);
     void step(std::int64_t real_elapsed_us);
     // One Clock frame per watched school, encoded once, to that school's watchers only.
     void broadcast();
     // Where clocks go out; until set, pushed on the loop thread.
-    void set_fanout(FanOut& fanout) { fanout_ = &fanout; }
+    void set_fanout(net::FanOut& fanout) { fanout_ = &fanout; }
     // Every clock to the store now (shutdown).
     void persist_all();
 
@@ -51,28 +51,29 @@ public:
 
 private:
     struct Watcher {
-        ConnectionRef connection;
+        net::ConnectionRef connection;
         protocol::v4::Locale locale = protocol::v4::Locale::Russian;
         std::int32_t open_school = 0;  // 0: none open (ids start at 1)
         SchoolRights rights;           // which schools it may pause or speed up
     };
     // The open school, when this connection may change its clock (owners mode: its owner or the operator).
-    SchoolState* controllable_school_of(ConnectionId id);
-    Watcher* find(ConnectionId id);
+    SchoolState* controllable_school_of(net::ConnectionId id);
+    Watcher* find(net::ConnectionId id);
     void stop_watching(Watcher& watcher);
-    SchoolState* open_school_of(ConnectionId id);
-    Frame map_snapshot(SchoolState& school, protocol::v4::Locale locale);
+    SchoolState* open_school_of(net::ConnectionId id);
+    net::Frame map_snapshot(SchoolState& school, protocol::v4::Locale locale);
     void persist(const SchoolState& school);
 
     std::uint8_t tick_rate_;
-    Metrics& metrics_;
+    SchoolsMetrics& metrics_;
     store::SchoolStore* store_;
     std::uint64_t clock_updates_queued_ = 0;
     std::map<std::int32_t, SchoolState> schools_;
-    std::unordered_map<ConnectionId, Watcher> connections_;
-    std::unordered_map<std::int32_t, BroadcastGroup> audiences_;  // school → its watchers
-    DirectFanOut direct_fanout_{metrics_};
-    FanOut* fanout_ = &direct_fanout_;
+    std::unordered_map<net::ConnectionId, Watcher> connections_;
+    std::unordered_map<std::int32_t, net::BroadcastGroup> audiences_;  // school → its watchers
+    net::NoTransportMetrics no_transport_metrics_;  // the direct fan-out has no network threads to count for
+    net::DirectFanOut direct_fanout_{no_transport_metrics_};
+    net::FanOut* fanout_ = &direct_fanout_;
 };
 
 }  // namespace hschool::server

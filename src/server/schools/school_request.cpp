@@ -1,5 +1,5 @@
 #include "server/schools/limits.hpp"
-#include "server/school_request.hpp"
+#include "server/schools/school_request.hpp"
 
 #include <boost/json.hpp>
 #include <charconv>
@@ -14,7 +14,7 @@ namespace hschool::server {
 
 namespace json = boost::json;
 
-HttpResponse invalid_body(std::string_view detail) { return problem(400, "invalid-body", "Invalid request body", detail); }
+net::HttpResponse invalid_body(std::string_view detail) { return net::problem(400, "invalid-body", "Invalid request body", detail); }
 
 std::vector<std::string> split_mods(std::string_view list) {
     std::vector<std::string> out;
@@ -51,7 +51,7 @@ std::optional<std::int32_t> parse_school_id(std::string_view text) {
     return static_cast<std::int32_t>(value);
 }
 
-std::variant<CreateRequest, HttpResponse> read_create_request(const json::value& body) {
+std::variant<CreateRequest, net::HttpResponse> read_create_request(const json::value& body) {
     const auto* object = body.if_object();
     if (!object) return invalid_body("the body must be a JSON object");
     CreateRequest request;
@@ -60,17 +60,17 @@ std::variant<CreateRequest, HttpResponse> read_create_request(const json::value&
     if (!name || name->is_null()) return invalid_body("name is required");
     if (!name->is_string()) return invalid_body("name must be a string");
     request.name = std::string(name->as_string());
-    if (auto why = name_problem(request.name)) return problem(400, "invalid-name", "Invalid name", *why);
+    if (auto why = name_problem(request.name)) return net::problem(400, "invalid-name", "Invalid name", *why);
 
     if (const auto* start = object->if_contains("startDate"); start && !start->is_null()) {
         if (!start->is_string()) return invalid_body("startDate must be a string");
         const auto parsed = sim::parse_iso8601(start->as_string());
         if (!parsed) {
-            return problem(400, "invalid-start-date", "Invalid start date",
+            return net::problem(400, "invalid-start-date", "Invalid start date",
                            "startDate must be an ISO-8601 instant such as 2012-04-03T06:00:00Z");
         }
         if (!sim::is_valid_start_date(*parsed)) {
-            return problem(400, "invalid-start-date", "Invalid start date", "startDate must fall within the years 1900-2999");
+            return net::problem(400, "invalid-start-date", "Invalid start date", "startDate must fall within the years 1900-2999");
         }
         request.start_date_ms = *parsed;
     }

@@ -10,9 +10,7 @@
 #include <vector>
 
 #include "net/http_types.hpp"
-#include "server/limits.hpp"
 #include "sim/calendar/calendar.hpp"
-#include "server/net_names.hpp"
 
 namespace hschool::server {
 
@@ -26,9 +24,9 @@ struct CreateRequest {
 };
 
 // The request, or the problem to answer with (invalid-body, invalid-name, invalid-start-date).
-std::variant<CreateRequest, HttpResponse> read_create_request(const boost::json::value& body);
+std::variant<CreateRequest, net::HttpResponse> read_create_request(const boost::json::value& body);
 
-HttpResponse invalid_body(std::string_view detail);
+net::HttpResponse invalid_body(std::string_view detail);
 
 // Why a school name is refused (blank, control characters, over 40 characters), or nothing.
 std::optional<std::string> name_problem(const std::string& name);

@@ -1,25 +1,25 @@
 #include "server/schools/limits.hpp"
-#include "server/schools_service.hpp"
+#include "server/schools/schools_service.hpp"
+#include "server/schools/schools_session.hpp"
 
 #include <spdlog/spdlog.h>
 
 #include "content/lang.hpp"
-#include "server/metrics.hpp"
 #include "store/school_store.hpp"
 
 namespace hschool::server {
 
 namespace v4 = protocol::v4;
 
-SchoolsService::SchoolsService(std::uint8_t tick_rate, Metrics& metrics, store::SchoolStore* store)
+SchoolsService::SchoolsService(std::uint8_t tick_rate, SchoolsMetrics& metrics, store::SchoolStore* store)
     : tick_rate_(tick_rate), metrics_(metrics), store_(store) {}
 
-SchoolsService::Watcher* SchoolsService::find(ConnectionId id) {
+SchoolsService::Watcher* SchoolsService::find(net::ConnectionId id) {
     const auto found = connections_.find(id);
     return found == connections_.end() ? nullptr : &found->second;
 }
 
-SchoolState* SchoolsService::open_school_of(ConnectionId id) {
+SchoolState* SchoolsService::open_school_of(net::ConnectionId id) {
     Watcher* watcher = find(id);
     if (!watcher || watcher->open_school == 0) return nullptr;
     const auto found = schools_.find(watcher->open_school);
@@ -34,7 +34,7 @@ void SchoolsService::add(SchoolState school) {
 bool SchoolsService::remove(std::int32_t id) {
     if (schools_.erase(id) == 0) return false;
     audiences_.erase(id);
-    const Frame gone = make_frame(v4::encode(v4::SchoolGone{id}));
+    const net::Frame gone = net::make_frame(v4::encode(v4::SchoolGone{id}));
     for (auto& [connection, watcher] : connections_) {
         if (watcher.open_school != id) continue;
         watcher.open_school = 0;
@@ -45,12 +45,12 @@ bool SchoolsService::remove(std::int32_t id) {
 
 void SchoolsService::join(const cmd::SchoolsJoin& command) {
     command.connection.outbox->push_welcome(
-        make_frame(v4::encode(v4::Welcome{v4::kVersion, tick_rate_, static_cast<std::uint8_t>(kMaxSchools)})));
+        net::make_frame(v4::encode(v4::Welcome{v4::kVersion, tick_rate_, static_cast<std::uint8_t>(kMaxSchools)})));
     connections_.emplace(command.connection.id, Watcher{command.connection, command.locale, 0, command.rights});
 }
 
-Frame SchoolsService::map_snapshot(SchoolState& school, v4::Locale locale) {
-    Frame& cached = school.map_snapshots[static_cast<std::size_t>(content::lang_from_locale_byte(static_cast<unsigned>(locale)))];
+net::Frame SchoolsService::map_snapshot(SchoolState& school, v4::Locale locale) {
+    net::Frame& cached = school.map_snapshots[static_cast<std::size_t>(content::lang_from_locale_byte(static_cast<unsigned>(locale)))];
     if (cached) return cached;
     v4::MapSnapshot snapshot{school.id, {}};
     if (school.packs) {
@@ -60,7 +60,7 @@ Frame SchoolsService::map_snapshot(SchoolState& school, v4::Locale locale) {
                                       std::move(node.name), std::move(node.items), std::move(node.positions)});
         }
     }
-    cached = make_frame(v4::encode(snapshot));
+    cached = net::make_frame(v4::encode(snapshot));
     return cached;
 }
 
@@ -70,7 +70,7 @@ void SchoolsService::open(const cmd::OpenSchool& command) {
     stop_watching(*watcher);
     const auto found = schools_.find(command.school_id);
     if (found == schools_.end()) {
-        watcher->connection.outbox->push_reliable(make_frame(v4::encode(v4::SchoolGone{command.school_id})));
+        watcher->connection.outbox->push_reliable(net::make_frame(v4::encode(v4::SchoolGone{command.school_id})));
         return;
     }
     watcher->open_school = command.school_id;
@@ -91,7 +91,7 @@ void SchoolsService::close(const cmd::CloseSchool& command) {
     if (Watcher* watcher = find(command.connection)) stop_watching(*watcher);
 }
 
-SchoolState* SchoolsService::controllable_school_of(ConnectionId id) {
+SchoolState* SchoolsService::controllable_school_of(net::ConnectionId id) {
     SchoolState* school = open_school_of(id);
     if (!school) return nullptr;
     if (find(id)->rights.allows(school->owner_hash)) return school;
@@ -115,7 +115,7 @@ void SchoolsService::set_speed(const cmd::SetSpeed& command) {
     if (sim::set_speed(school->clock, command.speed_index)) persist(*school);
 }
 
-void SchoolsService::disconnect(ConnectionId connection) {
+void SchoolsService::disconnect(net::ConnectionId connection) {
     if (Watcher* watcher = find(connection)) stop_watching(*watcher);
     connections_.erase(connection);
 }
@@ -142,9 +142,9 @@ void SchoolsService::broadcast() {
         const auto school = schools_.find(id);
         if (school == schools_.end()) continue;
         const auto& clock = school->second.clock;
-        const Frame frame = make_frame(
+        const net::Frame frame = net::make_frame(
             v4::encode(v4::Clock{id, clock.game_time_ms, static_cast<std::uint8_t>(clock.running), clock.speed_index}));
-        audience.deliver(*fanout_, frame, tag_of(WireVersion::Schools));
+        audience.deliver(*fanout_, frame, schools::kV4Tag);
     }
 }
 

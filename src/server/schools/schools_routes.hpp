@@ -3,9 +3,11 @@
 #include <string>
 #include <vector>
 
+#include <functional>
+
+#include "net/credentials.hpp"
 #include "net/http_router.hpp"
-#include "server/school_state.hpp"
-#include "server/net_names.hpp"
+#include "server/schools/school_state.hpp"
 
 namespace hschool::content {
 class ContentLibrary;
@@ -17,17 +19,18 @@ class StoreWorker;
 
 namespace hschool::server {
 
-class AccessPolicy;
-class GameLoop;
+class SchoolsService;
 class StoreHealth;
+
+// Runs work on the thread that owns the schools (the loop), always queued: each answer is given there.
+using OnSchoolsThread = std::function<void(std::function<void(SchoolsService&)>)>;
 
 // Validation runs on the network thread; creating and deleting run on the store worker (durable
 // before the answer), which then hands the change to the loop thread, and the loop answers.
 // A busy database or a full store queue answers 503 problem+json "store-unavailable".
 // In owners mode a create returns the school's ownerToken once and a delete needs it (or the operator's).
-void add_schools_routes(HttpRouter& router, GameLoop& loop, const content::ContentLibrary& library,
-                        store::SchoolStore& store, store::StoreWorker& worker, StoreHealth& store_health,
-                        const AccessPolicy& access);
+void add_schools_routes(net::HttpRouter& router, OnSchoolsThread on_loop, const content::ContentLibrary& library,
+                        store::SchoolStore& store, store::StoreWorker& worker, StoreHealth& store_health, net::Ownership access);
 
 // Every stored school with its packs and map resolved; error is set when the store cannot be read.
 std::vector<SchoolState> load_schools(store::SchoolStore& store, const content::ContentLibrary& library,

@@ -1,5 +1,5 @@
 #include "server/schools/limits.hpp"
-#include "server/schools_routes.hpp"
+#include "server/schools/schools_routes.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -9,11 +9,9 @@
 
 #include "content/library.hpp"
 #include "content/school_names.hpp"
-#include "server/access.hpp"
-#include "server/game_loop.hpp"
-#include "server/school_request.hpp"
-#include "server/store_health.hpp"
-#include "server/world.hpp"
+#include "server/schools/school_request.hpp"
+#include "server/schools/store_health.hpp"
+#include "server/schools/schools_service.hpp"
 #include "sim/calendar/iso8601.hpp"
 #include "store/school_store.hpp"
 #include "store/store_worker.hpp"
@@ -24,16 +22,16 @@ namespace json = boost::json;
 
 namespace {
 
-HttpResponse json_response(unsigned status, const json::value& body) {
-    return HttpResponse{status, "application/json", json::serialize(body), {}};
+net::HttpResponse json_response(unsigned status, const json::value& body) {
+    return net::HttpResponse{status, "application/json", json::serialize(body), {}};
 }
 
-HttpResponse from_problem(const content::Problem& p) {
+net::HttpResponse from_problem(const content::Problem& p) {
     const char* title = p.code == "unknown-mod"       ? "Unknown mod"
                         : p.code == "invalid-catalog" ? "Invalid catalog"
                         : p.code == "invalid-map"     ? "Invalid map"
                                                       : "Invalid request";
-    return problem(400, p.code, title, p.detail);
+    return net::problem(400, p.code, title, p.detail);
 }
 
 std::string iso(std::int64_t ms) { return sim::format_iso8601(ms).value_or(""); }
@@ -70,80 +68,79 @@ std::uint64_t fresh_seed() {
 // How long a client should wait before trying a refused create or delete again.
 constexpr const char* kStoreRetryAfterSeconds = "1";
 
-HttpResponse store_unavailable(std::string_view detail) {
-    auto response = problem(503, "store-unavailable", "Store unavailable", detail);
+net::HttpResponse store_unavailable(std::string_view detail) {
+    auto response = net::problem(503, "store-unavailable", "Store unavailable", detail);
     response.headers.emplace_back("Retry-After", kStoreRetryAfterSeconds);
     return response;
 }
 
-HttpResponse shutting_down() { return store_unavailable("the server is shutting down; nothing was saved"); }
+net::HttpResponse shutting_down() { return store_unavailable("the server is shutting down; nothing was saved"); }
 
 // The store worker did not take the job: its queue is full, or it has stopped.
-HttpResponse refused(store::StoreWorker::Submitted why) {
+net::HttpResponse refused(store::StoreWorker::Submitted why) {
     if (why == store::StoreWorker::Submitted::Stopped) return shutting_down();
     return store_unavailable("too many saves are waiting for the database; nothing was saved, try again shortly");
 }
 
 // A failed create or delete: counted and logged by the store health, answered 503 when the file is
 // only busy (another process holds it) and 500 otherwise.
-HttpResponse write_failed(StoreHealth& health, std::string_view operation, const store::StoreError& error,
+net::HttpResponse write_failed(StoreHealth& health, std::string_view operation, const store::StoreError& error,
                           std::string_view what) {
     health.record(operation, error);
     if (error.kind == store::StoreErrorKind::Busy) {
         return store_unavailable("the database is busy (another process holds it); " + std::string(what) +
                                  ", try again shortly");
     }
-    return problem(500, "internal-error", "Internal error", std::string(what));
+    return net::problem(500, "internal-error", "Internal error", std::string(what));
 }
 
 }  // namespace
 
-void add_schools_routes(HttpRouter& router, GameLoop& loop, const content::ContentLibrary& library,
-                        store::SchoolStore& store, store::StoreWorker& worker, StoreHealth& store_health,
-                        const AccessPolicy& access) {
-    router.add("GET", "/api/schools", [&loop](const HttpRequest&, const PathParams&, Respond respond) {
-        loop.post(cmd::Task{[respond](World& world) {
+void add_schools_routes(net::HttpRouter& router, OnSchoolsThread on_loop, const content::ContentLibrary& library,
+                        store::SchoolStore& store, store::StoreWorker& worker, StoreHealth& store_health, net::Ownership access) {
+    router.add("GET", "/api/schools", [on_loop](const net::HttpRequest&, const net::PathParams&, net::Respond respond) {
+        on_loop([respond](SchoolsService& service) {
             json::array schools;
-            for (const auto& [id, school] : world.schools.schools()) schools.push_back(summary(school));
+            for (const auto& [id, school] : service.schools()) schools.push_back(summary(school));
             respond(json_response(200, json::object{{"maxSchools", kMaxSchools},
                                                     {"defaultStartDate", iso(sim::kDefaultStartDateMs)},
                                                     {"gameMinutesPerRealSecond", sim::kGameMinutesPerRealSecond},
                                                     {"schools", std::move(schools)}}));
-        }});
+        });
     });
 
-    router.add("GET", "/api/schools/random-name", [&loop](const HttpRequest& request, const PathParams&, Respond respond) {
-        const auto lang = content::lang_from_query(query_param(request.query, "lang"));
-        loop.post(cmd::Task{[respond, lang](World& world) {
+    router.add("GET", "/api/schools/random-name", [on_loop](const net::HttpRequest& request, const net::PathParams&, net::Respond respond) {
+        const auto lang = content::lang_from_query(net::query_param(request.query, "lang"));
+        on_loop([respond, lang](SchoolsService& service) {
             std::set<std::string> taken;
-            for (const auto& [id, school] : world.schools.schools()) taken.insert(school.name);
+            for (const auto& [id, school] : service.schools()) taken.insert(school.name);
             respond(json_response(200, json::object{{"name", content::random_school_name(lang, taken, fresh_seed())}}));
-        }});
+        });
     });
 
-    router.add("GET", "/api/mods", [&library](const HttpRequest& request, const PathParams&, Respond respond) {
-        respond(json_response(200, content::mods_json(library.mods(), content::lang_from_query(query_param(request.query, "lang")))));
+    router.add("GET", "/api/mods", [&library](const net::HttpRequest& request, const net::PathParams&, net::Respond respond) {
+        respond(json_response(200, content::mods_json(library.mods(), content::lang_from_query(net::query_param(request.query, "lang")))));
     });
 
-    router.add("GET", "/api/catalog", [&library](const HttpRequest& request, const PathParams&, Respond respond) {
-        const auto lang = content::lang_from_query(query_param(request.query, "lang"));
-        const auto extras = split_mods(query_param(request.query, "mods"));
+    router.add("GET", "/api/catalog", [&library](const net::HttpRequest& request, const net::PathParams&, net::Respond respond) {
+        const auto lang = content::lang_from_query(net::query_param(request.query, "lang"));
+        const auto extras = split_mods(net::query_param(request.query, "mods"));
         if (extras.size() > kMaxModIds) return respond(invalid_body("mods lists too many packs"));
         auto packs = library.resolve(extras);
         if (!packs) return respond(from_problem(packs.error()));
         respond(json_response(200, packs->catalog_json(lang)));
     });
 
-    router.add("POST", "/api/schools", [&loop, &library, &store, &worker, &store_health, &access](const HttpRequest& request, const PathParams&, Respond respond) {
+    router.add("POST", "/api/schools", [on_loop, &library, &store, &worker, &store_health, access](const net::HttpRequest& request, const net::PathParams&, net::Respond respond) {
         if (request.content_type != "application/json") {
-            return respond(problem(415, "unsupported-media-type", "Unsupported media type",
+            return respond(net::problem(415, "unsupported-media-type", "Unsupported media type",
                                    "send the school as application/json"));
         }
         boost::system::error_code ec;
         const json::value body = json::parse(request.body, ec);
         if (ec) return respond(invalid_body("the body is not valid JSON: " + ec.message()));
         auto read = read_create_request(body);
-        if (auto* failure = std::get_if<HttpResponse>(&read)) return respond(std::move(*failure));
+        if (auto* failure = std::get_if<net::HttpResponse>(&read)) return respond(std::move(*failure));
         auto& create = std::get<CreateRequest>(read);
 
         auto packs = library.resolve(create.extra_mods);
@@ -157,18 +154,18 @@ void add_schools_routes(HttpRouter& router, GameLoop& loop, const content::Conte
         }
 
         // The token is shown once, in the 201; the store keeps only its hash.
-        const std::string owner_token = access.owners() ? new_token() : std::string();
+        const std::string owner_token = access.owners ? net::new_token() : std::string();
         store::NewSchool row{create.name, create.start_date_ms, shared_packs->mod_ids(),
                              json::serialize(content::map_to_json(map)), create.start_date_ms, true,
-                             sim::kDefaultSpeedIndex, owner_token.empty() ? std::string() : token_hash(owner_token)};
+                             sim::kDefaultSpeedIndex, owner_token.empty() ? std::string() : net::token_hash(owner_token)};
         SchoolState school;
         school.packs = std::move(shared_packs);
         school.map = std::move(map);
-        auto save = [&loop, &store, &store_health, respond, row = std::move(row), school = std::move(school), owner_token]() mutable {
+        auto save = [on_loop, &store, &store_health, respond, row = std::move(row), school = std::move(school), owner_token]() mutable {
             auto saved = store.insert_within_limit(row, kMaxSchools);
             if (!saved) {
                 if (saved.error().kind == store::StoreErrorKind::LimitReached) {
-                    return respond(problem(409, "school-limit-reached", "School limit reached",
+                    return respond(net::problem(409, "school-limit-reached", "School limit reached",
                                            "at most " + std::to_string(kMaxSchools) + " schools can exist; delete one first"));
                 }
                 return respond(write_failed(store_health, "create", saved.error(), "the school was not saved"));
@@ -183,44 +180,45 @@ void add_schools_routes(HttpRouter& router, GameLoop& loop, const content::Conte
             spdlog::info("event=school_created id={} mods={}", school.id, school.mod_ids.size());
             // Creates and deletes run in order on this one thread and post their loop tasks in that
             // order, so a create racing a delete of the same id cannot leave a school in memory only.
-            loop.post(cmd::Task{[respond, school = std::move(school), owner_token](World& world) mutable {
+            on_loop([respond, school = std::move(school), owner_token](SchoolsService& service) mutable {
                 json::object created = details(school);
                 if (!owner_token.empty()) created["ownerToken"] = owner_token;
                 auto response = json_response(201, created);
                 response.headers.emplace_back("Location", "/api/schools/" + std::to_string(school.id));
-                world.schools.add(std::move(school));
+                service.add(std::move(school));
                 respond(std::move(response));
-            }});
+            });
         };
         const auto queued = worker.submit({std::move(save), [respond] { respond(shutting_down()); }});
         if (queued != store::StoreWorker::Submitted::Queued) return respond(refused(queued));
         spdlog::info("event=school_create_queued");  // from here the store thread owes it an answer
     });
 
-    router.add("DELETE", "/api/schools/{id}", [&loop, &store, &worker, &store_health, &access](const HttpRequest& request, const PathParams& params, Respond respond) {
+    router.add("DELETE", "/api/schools/{id}", [on_loop, &store, &worker, &store_health, access](const net::HttpRequest& request, const net::PathParams& params, net::Respond respond) {
         const auto id = parse_school_id(params.at(0));
-        if (!id) return respond(problem(400, "invalid-id", "Invalid id", "a school id is a positive 32-bit integer"));
-        const std::string credential = bearer_token(request.authorization);
-        if (access.check(credential, "") == Permission::Missing) return respond(permission_problem(Permission::Missing, "this school"));
+        if (!id) return respond(net::problem(400, "invalid-id", "Invalid id", "a school id is a positive 32-bit integer"));
+        const std::string credential = net::bearer_token(request.authorization);
+        if (access.permission(credential, "") == net::Permission::Missing)
+            return respond(net::permission_problem(net::Permission::Missing, "this school"));
         // The operator may delete any school; anyone else is checked against the row's owner on the store thread.
-        const bool check_owner = access.owners() && !access.is_operator(credential);
-        auto remove = [&loop, &store, &store_health, &access, respond, id = *id, credential, check_owner] {
+        const bool check_owner = access.owners && !access.is_operator(credential);
+        auto remove = [on_loop, &store, &store_health, access, respond, id = *id, credential, check_owner] {
             if (check_owner) {
                 auto owner = store.owner_hash(id);
                 if (!owner) return respond(write_failed(store_health, "delete", owner.error(), "the school was not deleted"));
-                if (!*owner) return respond(problem(404, "not-found", "Not found", "no school with id " + std::to_string(id)));
-                if (const auto permission = access.check(credential, **owner); permission != Permission::Granted)
-                    return respond(permission_problem(permission, "this school"));
+                if (!*owner) return respond(net::problem(404, "not-found", "Not found", "no school with id " + std::to_string(id)));
+                if (const auto permission = access.permission(credential, **owner); permission != net::Permission::Granted)
+                    return respond(net::permission_problem(permission, "this school"));
             }
             auto removed = store.remove(id);
             if (!removed) return respond(write_failed(store_health, "delete", removed.error(), "the school was not deleted"));
             store_health.record("delete", std::nullopt);
-            if (!*removed) return respond(problem(404, "not-found", "Not found", "no school with id " + std::to_string(id)));
+            if (!*removed) return respond(net::problem(404, "not-found", "Not found", "no school with id " + std::to_string(id)));
             spdlog::info("event=school_deleted id={}", id);
-            loop.post(cmd::Task{[respond, id](World& world) {
-                world.schools.remove(id);
-                respond(HttpResponse{204, "", "", {}});
-            }});
+            on_loop([respond, id](SchoolsService& service) {
+                service.remove(id);
+                respond(net::HttpResponse{204, "", "", {}});
+            });
         };
         const auto queued = worker.submit({std::move(remove), [respond] { respond(shutting_down()); }});
         if (queued != store::StoreWorker::Submitted::Queued) respond(refused(queued));

@@ -11,15 +11,14 @@
 #include <vector>
 
 #include "protocol/v1.hpp"
-#include "server/commands.hpp"
+#include "server/arena/arena_metrics.hpp"
+#include "server/arena/commands.hpp"
 #include "net/fanout.hpp"
-#include "server/input_fifo.hpp"
+#include "net/transport_metrics.hpp"
+#include "server/arena/input_fifo.hpp"
 #include "server/arena/limits.hpp"
-#include "server/limits.hpp"
 #include "sim/arena/arena_world.hpp"
 #include "sim/arena/v5/delta_encoder.hpp"
-#include "server/metrics.hpp"
-#include "server/net_names.hpp"
 
 namespace hschool::server {
 
@@ -36,26 +35,26 @@ class ReplayRecorder;
 
 class ArenaService {
 public:
-    ArenaService(const sim::arena::ArenaSettings& settings, Metrics& metrics, ReplayRecorder* recorder = nullptr,
+    ArenaService(const sim::arena::ArenaSettings& settings, ArenaMetrics& metrics, ReplayRecorder* recorder = nullptr,
                  std::size_t max_players = kDefaultMaxPlayers);
 
     void join(const cmd::ArenaJoin& command);
     void join_v5(const cmd::ArenaJoinV5& command);
     void input(const cmd::ArenaInput& command);
-    void disconnect(ConnectionId connection);
+    void disconnect(net::ConnectionId connection);
     // Pops one queued command per v5 player, then steps the world once.
     void step();
     // One v1 snapshot shared by every v1 connection, and one Frame per v5 connection.
     void broadcast();
     // Where frames go out; until set, pushed on the loop thread.
-    void set_fanout(FanOut& fanout) { fanout_ = &fanout; }
+    void set_fanout(net::FanOut& fanout) { fanout_ = &fanout; }
 
     const sim::arena::ArenaWorld& world() const { return world_; }
     std::size_t players() const { return players_.size(); }
 
 private:
     struct Player {
-        ConnectionRef connection;
+        net::ConnectionRef connection;
         std::uint32_t player_id = 0;
         std::uint16_t slot = 0;
         bool v5 = false;
@@ -66,7 +65,7 @@ private:
     };
     // What a network thread needs to encode one v5 connection's Frame.
     struct V5Target {
-        std::shared_ptr<Outbox> outbox;
+        std::shared_ptr<net::Outbox> outbox;
         std::uint16_t slot = 0;
         std::shared_ptr<sim::arena::v5::DeltaEncoder> encoder;
     };
@@ -75,28 +74,29 @@ private:
     std::uint32_t apply(const sim::arena::ArenaCommand& command);
     // Room for one more avatar of either version; v1 also needs room in its snapshot.
     bool has_room() const;
-    bool admit(const ConnectionRef& connection, bool v1);
+    bool admit(const net::ConnectionRef& connection, bool v1);
     std::uint16_t take_slot();
     void add_player(Player player);
     void broadcast_v5();
     void rebuild_v5_shards();
 
     sim::arena::ArenaWorld world_;
-    Metrics& metrics_;
+    ArenaMetrics& metrics_;
     ReplayRecorder* recorder_;
     const std::size_t max_players_;
-    DirectFanOut direct_fanout_{metrics_};
-    FanOut* fanout_ = &direct_fanout_;
-    BroadcastGroup audience_;  // the v1 connections
+    net::NoTransportMetrics no_transport_metrics_;  // the direct fan-out has no network threads to count for
+    net::DirectFanOut direct_fanout_{no_transport_metrics_};
+    net::FanOut* fanout_ = &direct_fanout_;
+    net::BroadcastGroup audience_;  // the v1 connections
     std::vector<Player> players_;
-    std::unordered_map<ConnectionId, std::size_t> index_;    // connection → position in players_
+    std::unordered_map<net::ConnectionId, std::size_t> index_;    // connection → position in players_
     std::unordered_map<std::uint32_t, std::size_t> by_id_;   // player id → position in players_
     std::priority_queue<std::uint16_t, std::vector<std::uint16_t>, std::greater<>> free_slots_;  // lowest first
     std::uint16_t next_slot_ = 0;
     std::size_t v5_players_ = 0;
     std::vector<std::shared_ptr<const V5Shard>> v5_shards_;
     bool v5_changed_ = false;
-    Frame static_world_;  // v5 StaticWorld: the obstacles never change
+    net::Frame static_world_;  // v5 StaticWorld: the obstacles never change
     std::vector<sim::arena::ArenaCommand> applied_this_tick_;
     std::chrono::steady_clock::duration simulating_{};  // this wake-up's steps so far
     protocol::v1::Snapshot scratch_;

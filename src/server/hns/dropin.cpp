@@ -1,4 +1,4 @@
-#include "server/hns_dropin.hpp"
+#include "server/hns/dropin.hpp"
 
 #include "server/hns/episode_events.hpp"
 #include "server/hns/limits.hpp"

@@ -1,8 +1,7 @@
-#include "server/store_health.hpp"
+#include "server/schools/store_health.hpp"
 
 #include <spdlog/spdlog.h>
 
-#include "server/metrics.hpp"
 
 namespace hschool::server {
 

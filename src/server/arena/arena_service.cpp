@@ -1,12 +1,12 @@
-#include "server/arena_service.hpp"
+#include "server/arena/arena_service.hpp"
+#include "server/arena/arena_session.hpp"
 
 #include <spdlog/spdlog.h>
 
 #include <utility>
 
 #include "protocol/v5.hpp"
-#include "server/metrics.hpp"
-#include "server/replay_recorder.hpp"
+#include "server/arena/replay_recorder.hpp"
 #include "sim/arena/colours.hpp"
 #include "sim/arena/v5/interest.hpp"
 
@@ -18,7 +18,7 @@ namespace p5 = protocol::v5;
 namespace av5 = sim::arena::v5;
 
 // The obstacles in id order, exact: the predictor resolves collisions in this order.
-Frame make_static_world(const sim::arena::ArenaWorld& world) {
+net::Frame make_static_world(const sim::arena::ArenaWorld& world) {
     v1::Snapshot snapshot;
     world.capture_snapshot(snapshot);
     p5::StaticWorld message{0, sim::arena::kObstacleColour, {}};
@@ -27,12 +27,12 @@ Frame make_static_world(const sim::arena::ArenaWorld& world) {
         if (message.obstacles.empty()) message.first_id = e.id;
         message.obstacles.push_back({e.x, e.y, e.radius});
     }
-    return make_frame(p5::encode(message));
+    return net::make_frame(p5::encode(message));
 }
 
 }  // namespace
 
-ArenaService::ArenaService(const sim::arena::ArenaSettings& settings, Metrics& metrics, ReplayRecorder* recorder,
+ArenaService::ArenaService(const sim::arena::ArenaSettings& settings, ArenaMetrics& metrics, ReplayRecorder* recorder,
                            std::size_t max_players)
     : world_(settings),
       metrics_(metrics),
@@ -47,7 +47,7 @@ std::uint32_t ArenaService::apply(const sim::arena::ArenaCommand& command) {
 
 bool ArenaService::has_room() const { return world_.can_join() && players_.size() < max_players_; }
 
-bool ArenaService::admit(const ConnectionRef& connection, bool v1) {
+bool ArenaService::admit(const net::ConnectionRef& connection, bool v1) {
     if (index_.contains(connection.id)) return false;
     // v1: a snapshot with one more avatar would not fit the 64 KiB frame its clients accept.
     if (has_room() && (!v1 || world_.entity_count() + 1 <= v1::kMaxEntitiesPerFrame)) return true;
@@ -74,7 +74,7 @@ void ArenaService::join(const cmd::ArenaJoin& command) {
     if (!admit(command.connection, true)) return;
     const std::uint32_t player_id = apply(sim::arena::JoinCommand{command.name});
     const auto& settings = world_.settings();
-    command.connection.outbox->push_welcome(make_frame(
+    command.connection.outbox->push_welcome(net::make_frame(
         v1::encode(v1::Welcome{v1::kVersion, player_id, settings.tick_rate, settings.width, settings.height})));
     audience_.add(command.connection);
     add_player({command.connection, player_id, take_slot(), false, {}, 0, 0, nullptr});
@@ -86,7 +86,7 @@ void ArenaService::join_v5(const cmd::ArenaJoinV5& command) {
     const std::uint16_t slot = take_slot();
     const auto& s = world_.settings();
     const auto grid = av5::grid_for(s);
-    command.connection.outbox->push_welcome(make_frame(p5::encode(p5::Welcome{
+    command.connection.outbox->push_welcome(net::make_frame(p5::encode(p5::Welcome{
         p5::kVersion, player_id, slot, s.tick_rate, s.width, s.height, s.player_speed, s.player_radius,
         static_cast<std::int8_t>(av5::quantum_exp_for(s)), av5::kCellSize, grid.cols, grid.rows, av5::kWindowCells,
         av5::kFarEvery})));
@@ -107,7 +107,7 @@ void ArenaService::input(const cmd::ArenaInput& command) {
     apply(sim::arena::InputCommand{player.player_id, command.sequence, command.buttons});
 }
 
-void ArenaService::disconnect(ConnectionId connection) {
+void ArenaService::disconnect(net::ConnectionId connection) {
     const auto found = index_.find(connection);
     if (found == index_.end()) return;
     const std::size_t at = found->second;
@@ -186,9 +186,9 @@ void ArenaService::broadcast_v5() {
                     continue;
                 }
                 target.outbox->push_delta(
-                    framed_in_place([&](protocol::Bytes& out) { target.encoder->encode_next(artifacts, target.slot, out); }));
+                    net::framed_in_place([&](protocol::Bytes& out) { target.encoder->encode_next(artifacts, target.slot, out); }));
             }
-            metrics.frames_dropped(tag_of(WireVersion::ArenaV5), skipped);
+            metrics.frames_dropped(arena::kV5Tag, skipped);
         });
     }
 }
@@ -199,15 +199,15 @@ void ArenaService::broadcast() {
     const auto started = std::chrono::steady_clock::now();
     world_.capture_snapshot(scratch_);
     if (v5_players_ > 0) broadcast_v5();
-    Frame frame;
+    net::Frame frame;
     if (!audience_.empty()) {
         // v5 avatars may outgrow a v1 snapshot: v1 sees the first entities by id, its own among them
         // (a v1 avatar joined while the world fitted, and later ids are higher).
         if (scratch_.entities.size() > v1::kMaxEntitiesPerFrame) scratch_.entities.resize(v1::kMaxEntitiesPerFrame);
-        frame = make_frame(v1::encode(scratch_));
+        frame = net::make_frame(v1::encode(scratch_));
     }
     metrics_.arena_simulate(std::chrono::duration<double>(simulated + (std::chrono::steady_clock::now() - started)).count());
-    if (frame) audience_.deliver(*fanout_, frame, tag_of(WireVersion::Arena));
+    if (frame) audience_.deliver(*fanout_, frame, arena::kV1Tag);
 }
 
 }  // namespace hschool::server

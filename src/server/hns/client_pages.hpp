@@ -5,7 +5,6 @@
 // Each is the built client's index.html with a <meta name="hschool-page"> naming the view and the
 // match, answered 200 without a redirect; without a built client, a small page of our own.
 #include "net/http_router.hpp"
-#include "server/net_names.hpp"
 
 namespace hschool::server {
 
@@ -13,6 +12,6 @@ namespace hns {
 class HnsHub;
 }
 
-void add_hns_client_pages(HttpRouter& router, hns::HnsHub& hub, HttpHandler files);
+void add_hns_client_pages(net::HttpRouter& router, hns::HnsHub& hub, net::HttpHandler files);
 
 }  // namespace hschool::server

@@ -8,11 +8,11 @@
 #include <string>
 #include <string_view>
 
+#include "server/schools/schools_metrics.hpp"
 #include "store/store_error.hpp"
 
 namespace hschool::server {
 
-class Metrics;
 
 // A failing store is retried every clock interval; one log line per this long says it still fails.
 inline constexpr std::chrono::seconds kStoreErrorLogInterval{30};
@@ -21,7 +21,7 @@ class StoreHealth {
 public:
     using Clock = std::chrono::steady_clock;
 
-    explicit StoreHealth(Metrics& metrics) : metrics_(metrics) {}
+    explicit StoreHealth(SchoolsMetrics& metrics) : metrics_(metrics) {}
 
     // One write's outcome; `operation` names it in logs and in the reason ("clock write", "create").
     // Counts every failure; logs a failure streak's start, then at most once per kStoreErrorLogInterval,
@@ -32,7 +32,7 @@ public:
     std::optional<std::string> failure() const;
 
 private:
-    Metrics& metrics_;
+    SchoolsMetrics& metrics_;
     mutable std::mutex mutex_;
     std::optional<std::string> failure_;
     bool streak_logged_ = false;              // the current failure streak was announced

@@ -8,10 +8,8 @@
 
 #include "content/resolved_packs.hpp"
 #include "content/school_map.hpp"
-#include "server/limits.hpp"
 #include "net/outbox.hpp"
 #include "sim/calendar/calendar.hpp"
-#include "server/net_names.hpp"
 
 namespace hschool::server {
 
@@ -24,7 +22,7 @@ struct SchoolState {
     content::SchoolMap map;
     sim::SchoolClock clock;
     std::string owner_hash;  // SHA-256 of its owner token; "" when only the operator owns it
-    std::array<Frame, 2> map_snapshots;  // encoded once per locale, on first open
+    std::array<net::Frame, 2> map_snapshots;  // encoded once per locale, on first open
 };
 
 }  // namespace hschool::server

@@ -1,4 +1,4 @@
-#include "server/replay_recorder.hpp"
+#include "server/arena/replay_recorder.hpp"
 
 #include <spdlog/spdlog.h>
 

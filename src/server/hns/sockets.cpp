@@ -1,11 +1,10 @@
-#include "server/hns_sockets.hpp"
+#include "server/hns/sockets.hpp"
 
 #include <string>
 
 #include "net/ws_endpoint.hpp"
 #include "server/hns/hub.hpp"
 #include "server/hns/limits.hpp"
-#include "server/metrics.hpp"
 
 namespace hschool::server {
 
@@ -21,7 +20,7 @@ void add_hns_sockets(net::WsEndpoints& endpoints, hns::HnsHub& hub) {
         return response;
     };
     // Sprite v1 has no greeting: the match sends from the upgrade on.
-    endpoint.protocol.tag = tag_of(WireVersion::Sprite);
+    endpoint.protocol.tag = hns::kSpriteTag;
     endpoint.protocol.max_message_bytes = hns::kMaxSpriteInboundBytes;
     endpoint.protocol.budget_floor = hns::kSpriteInboundBudgetFloor;
     for (const char* path : {"/player", "/global", "/admin", "/reward", "/replay"}) endpoints.add(path, endpoint);
