@@ -4,6 +4,8 @@
 //   info FILE       header, seats, games, final tick, results
 //   seat --url ws://HOST:PORT/player?slot=N&token=T [--scripted burrow|scatter] [--external-orders FILE|-]
 //                   a league seat: plays the match on that socket, exit 0 when it is over
+//   league --entrant a=builtin:burrow --entrant b=builtin:idle --matches 24 --out DIR
+//                   a league played headless: replays and DIR/league.json (league_command.hpp)
 #include <CLI/CLI.hpp>
 #include <boost/json.hpp>
 #include <cstdio>
@@ -13,6 +15,7 @@
 #include "sim/hns/match.hpp"
 #include "sim/hns/room_files.hpp"
 #include "sim/hns/verify.hpp"
+#include "league_command.hpp"
 #include "seat_program.hpp"
 
 namespace hns = hschool::sim::hns;
@@ -165,6 +168,17 @@ int main(int argc, char** argv) {
     seat->add_option("--label", seatOptions.label, "the policy label of the register record");
     seat->add_option("--connect-attempts", seatOptions.connect_attempts, "dials, 500 ms apart, before the game must listen")
         ->check(CLI::Range(1, 100000));
+    hschool::tools::hns::LeagueOptions leagueOptions;
+    auto* league = app.add_subcommand("league", "play a league of built-in entrants headless; the table goes to DIR/league.json");
+    league->add_option("--entrant", leagueOptions.entrants,
+                       "NAME=KIND, two or more; KIND: builtin:burrow|scatter|idle|random, prompt:FILE, cmd:COMMAND")
+        ->required();
+    league->add_option("--matches", leagueOptions.matches, "matches per pairing (sides swapped every other match)");
+    league->add_option("--variant", leagueOptions.variant, "warren, long-hall or certification");
+    league->add_option("--seed", leagueOptions.seed, "the league seed; every match seed derives from it");
+    league->add_option("--jobs", leagueOptions.jobs, "matches at once (default: the hardware's cores)");
+    league->add_option("--out", leagueOptions.out, "the folder for league.json and the replays")->required();
+    league->add_flag("--quiet", leagueOptions.quiet, "no progress on stderr");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -174,5 +188,6 @@ int main(int argc, char** argv) {
                                 enemyMemory, stopTick);
     if (*verify) return cmd_verify(file);
     if (*seat) return hschool::tools::hns::run_seat(seatOptions);
+    if (*league) return hschool::tools::hns::run_league(leagueOptions);
     return cmd_info(file);
 }

@@ -27,8 +27,11 @@ Expected<MatchOutcome> run_match(const GameConfig& config, const MatchOptions& o
         writer.join(0, s, name, s, "");
         names.push_back(name);
     }
-    for (int s = 0; s < kSeats; ++s) writer.chat(0, s, register_record(s, kBaselineNames[static_cast<int>(opt.seats[s])], "scripted",
-                                          kBaselineNames[static_cast<int>(opt.seats[s])]));
+    for (int s = 0; s < kSeats; ++s) {
+        const std::string_view policy =
+            opt.policies[s] ? opt.policies[s]->name() : kBaselineNames[static_cast<int>(opt.seats[s])];
+        writer.chat(0, s, register_record(s, policy, "scripted", policy));
+    }
     sim.set_seat_names(names);
     Driver driver(sim);
     driver.set_enemy_memory(opt.enemyMemory);
@@ -53,7 +56,8 @@ Expected<MatchOutcome> run_match(const GameConfig& config, const MatchOptions& o
             const int turn = sim.game_tick() / sim.config().turnTicks;
             for (int s = 0; s < kSeats; ++s) {
                 if (sim.frozen_seeker(s)) continue;
-                orders[s] = baseline_order(opt.seats[s], sim, driver, s, turn, opt.params);
+                orders[s] = opt.policies[s] ? opt.policies[s]->order(sim, driver, s, turn, opt.params)
+                                            : baseline_order(opt.seats[s], sim, driver, s, turn, opt.params);
                 const auto& results = sim.last_results();
                 const std::string last = s < static_cast<int>(results.size()) ? action_result_text(results[s]) : "";
                 writer.chat(ms, s, directive_record(sim, s, turn, orders[s], last, "scripted", 0));
@@ -65,7 +69,9 @@ Expected<MatchOutcome> run_match(const GameConfig& config, const MatchOptions& o
         }
         if (playing) driver.observe(sim);
         for (int s = 0; s < kSeats; ++s) {
-            masks[s].mask = playing && !sim.frozen_seeker(s) ? driver.compile_mask(sim, orders[s], s) : 0;
+            if (!playing || sim.frozen_seeker(s)) masks[s].mask = 0;
+            else if (opt.policies[s]) masks[s].mask = opt.policies[s]->mask(sim, driver, orders[s], s);
+            else masks[s].mask = driver.compile_mask(sim, orders[s], s);
             writer.input_if_changed(ms, s, masks[s].mask);
         }
         sim.step(masks, prev);

@@ -4,12 +4,14 @@
 // record per tick, and the final result record. No clock: it runs as fast as the CPU allows.
 #include <array>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/hns/baselines.hpp"
 #include "sim/hns/driver.hpp"
 #include "sim/hns/replay.hpp"
+#include "sim/hns/seat_policy.hpp"
 #include "sim/hns/sim.hpp"
 
 namespace hschool::sim::hns {
@@ -21,6 +23,9 @@ struct MatchOptions {
     int maxTicks = 1000000;     // a guard against a config that never ends
     bool enemyMemory = false;   // Driver::set_enemy_memory (off = the reference's behaviour)
     BaselineParams params{};
+    // A policy set here plays its seat instead of seats[s] (reference_seats.hpp); unset seats are
+    // the baselines, exactly as before.
+    std::array<std::shared_ptr<const SeatPolicy>, 6> policies{};
     // The server's wall-clock stop (§2.9), by tick for reproducibility: at this pre-step tick the
     // stop record is written, the stop forced, zero masks applied for one last step. 0 = none.
     int wallClockStopTick = 0;

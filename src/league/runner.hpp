@@ -1,0 +1,44 @@
+#pragma once
+// Playing one scheduled match (issue 33). MatchRunner is the seam: the headless runner here plays
+// built-in entrants in process exactly as `hschool-hns run` does; a server-backed runner (prompt:
+// and cmd: seats, issue 33 part 3) will implement the same call. play() runs on --jobs threads at once.
+#include <array>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "league/entrant.hpp"
+#include "league/schedule.hpp"
+#include "sim/hns/config.hpp"
+#include "sim/hns/seat_policy.hpp"
+
+namespace hschool::league {
+
+struct PlayedMatch {
+    std::array<double, kSeats> scores{};  // by slot
+    std::string replay;                   // COWLDHNS bytes
+    std::array<std::string, kSeats> programs;  // how each cmd: seat's program ended; empty otherwise
+};
+
+class MatchRunner {
+public:
+    virtual ~MatchRunner() = default;
+    virtual Result<PlayedMatch> play(const ScheduledMatch& match) const = 0;
+};
+
+class HeadlessRunner final : public MatchRunner {
+public:
+    // Fails for an unknown variant, rooms that do not load, or an entrant that needs a server.
+    static Result<std::unique_ptr<HeadlessRunner>> create(const std::vector<Entrant>& entrants, const std::string& variant,
+                                                          const std::string& roomsDir);
+    Result<PlayedMatch> play(const ScheduledMatch& match) const override;
+
+private:
+    HeadlessRunner() = default;
+    sim::hns::GameConfig base_;
+    std::string roomsDir_;
+    std::map<std::string, std::shared_ptr<const sim::hns::SeatPolicy>> policies_;  // by entrant name
+};
+
+}  // namespace hschool::league

@@ -1,0 +1,17 @@
+#pragma once
+// league.json (issue 33; documented in docs/hide-and-seek.md, "Leagues"): the table as a Boost.JSON
+// value, and an indented text of it whose numbers read as decimals (1523.4, not 1.5234E3).
+#include <string>
+
+#include <boost/json/value.hpp>
+
+#include "league/table.hpp"
+
+namespace hschool::league {
+
+inline constexpr int kLeagueJsonVersion = 1;
+
+boost::json::value table_json(const LeagueTable& table);
+std::string pretty_json(const boost::json::value& value);
+
+}  // namespace hschool::league
