@@ -17,7 +17,7 @@ PORT ?= 8080
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: run test test-in-order deps test-deps build server client build-asan build-fuzz test-cpp test-release-only test-asan test-asan-only test-e2e-only test-fuzz run-fuzzers test-client test-e2e stage-reset bench clean image image-test
+.PHONY: run test test-in-order check-layers deps test-deps build server client build-asan build-fuzz test-cpp test-release-only test-asan test-asan-only test-e2e-only test-fuzz run-fuzzers test-client test-e2e stage-reset bench clean image image-test
 
 ## run: install what is missing, build in release mode, serve on 127.0.0.1:$(PORT)
 run: deps server client
@@ -30,9 +30,13 @@ test:
 	@JOBS=$(JOBS) scripts/test-all.sh
 
 ## test-in-order: the same stages one after another, nothing side by side (slower; for a quiet machine)
-test-in-order: stage-reset test-deps test-cpp test-asan test-fuzz test-client test-e2e
+test-in-order: stage-reset test-deps check-layers test-cpp test-asan test-fuzz test-client test-e2e
 	@scripts/stage-summary.sh
 	@echo "make test-in-order: all suites passed"
+
+## check-layers: every #include goes a way src/layers.txt allows (seconds); its own tests plant violations
+check-layers:
+	@$(STAGE) check-layers bash -c 'python3 scripts/check-layers.py && python3 -m unittest discover -s tests/layers -q'
 
 stage-reset:
 	@rm -f build/stage-times.txt

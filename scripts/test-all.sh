@@ -2,7 +2,7 @@
 # `make test`: every stage of `make test-in-order`, but the CPU-bound ones that nothing is waiting
 # for yet run beside the tests, which mostly wait (timeouts, stalled peers; ~20 % of two cores).
 #   foreground (normal priority)           background (SCHED_IDLE: only the CPU the tests leave)
-#   install, build-release
+#   install, check-layers, build-release
 #   test-release, vitest, e2e              build-fuzz, build-asan, then fuzz at once
 #   test-asan (once build-asan is done)    (fuzz, until it is done)
 # An idle-class process yields at once to any test's thread that wakes, so the tests run as they
@@ -61,6 +61,7 @@ stop_background() { [ -z "$background_pid" ] || kill_tree "$background_pid"; tru
 trap stop_background EXIT INT TERM
 
 run_make test-deps || { echo "make test: installing failed"; exit 1; }
+run_make check-layers || failed+=(check-layers)
 run_make build || { echo "make test: the release build failed"; exit 1; }
 
 start_background
