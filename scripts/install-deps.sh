@@ -21,7 +21,7 @@ if [ "$mode" = bench ]; then
   packages+=(libbenchmark-dev python3 strace linux-perf)
 fi
 if [ "$mode" = test ]; then
-  packages+=(libgtest-dev libgmock-dev googletest libbenchmark-dev clang-14 libclang-rt-14-dev chromium)
+  packages+=(libgtest-dev libgmock-dev googletest libbenchmark-dev clang-14 libclang-rt-14-dev chromium python3)  # python3: make check-layers
 fi
 
 missing=()
