@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const boost::json::value body = boost::json::parse(text, ec);
     if (!ec) {
         auto request = hschool::server::read_create_request(body);
-        if (auto* failure = std::get_if<hschool::server::HttpResponse>(&request)) {
+        if (auto* failure = std::get_if<hschool::net::HttpResponse>(&request)) {
             if (failure->status < 400 || failure->status > 499) __builtin_trap();
         } else if (hschool::server::name_problem(std::get<hschool::server::CreateRequest>(request).name)) {
             __builtin_trap();  // an accepted request must carry an acceptable name

@@ -1,4 +1,4 @@
-// The session dispatch (src/server/session_dispatch.*): a whole session's messages, whatever their
+// The session dispatch (src/server/game_dispatch.*): a whole session's messages, whatever their
 // bytes, must never crash it, and every answer must be one a session can carry out — a Promote
 // only out of Hello, commands only for this connection, a Pong that decodes with the tick, a
 // Reject with a reason and a close code the protocols use.
@@ -13,7 +13,7 @@
 #include "protocol/v1.hpp"
 #include "protocol/v4.hpp"
 #include "protocol/v5.hpp"
-#include "server/session_dispatch.hpp"
+#include "server/game_dispatch.hpp"
 
 namespace {
 
@@ -24,7 +24,7 @@ namespace v5 = hschool::protocol::v5;
 using hschool::server::WireVersion;
 using hschool::protocol::CloseCode;
 
-constexpr hschool::server::ConnectionId kConnection = 77;
+constexpr hschool::net::ConnectionId kConnection = 77;
 constexpr std::uint32_t kTick = 123456;
 
 void check(bool ok) {

@@ -22,7 +22,7 @@ namespace {
 
 using hschool::protocol::Bytes;
 using hschool::protocol::ByteView;
-namespace ws = hschool::server::ws;
+namespace ws = hschool::net::ws;
 using Kind = ws::Event::Kind;
 
 constexpr std::size_t kBound = ws::kMaxHeaderBytes + ws::kMaxControlPayload;

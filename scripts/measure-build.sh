@@ -4,7 +4,7 @@
 # from a second fresh clone. "Cold": CCACHE_RECACHE, which never reads the cache (every file is
 # compiled, as with CCACHE_DISABLE) but stores what it compiles, so the next CI run is warm.
 # --run-only skips `make test` and measures `make run` alone, then a contributor's day: one file
-# of src/server/ changed (a line appended, so the cache cannot serve it), the release tree rebuilt
+# of src/net/ changed (a line appended, so the cache cannot serve it), the release tree rebuilt
 # and that file's test binary run, with the cache warm (ONE_FILE, ONE_FILE_TESTS choose them).
 # Usage: scripts/measure-build.sh [--with-run | --run-only] [WORK_DIR]   (default: a new folder under /tmp)
 # Packages already installed stay installed: the "install" stage then only checks. Prints a table.
@@ -12,8 +12,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 with_run=""
 run_only=""
-ONE_FILE=${ONE_FILE:-src/server/ws_session.cpp}                # the file a contributor changes (Beast's heaviest)
-ONE_FILE_TESTS=${ONE_FILE_TESTS:-tests/server/server_tests}   # its tests, under build/release
+ONE_FILE=${ONE_FILE:-src/net/ws_session.cpp}                   # the file a contributor changes (Beast's heaviest)
+ONE_FILE_TESTS=${ONE_FILE_TESTS:-tests/net/net_tests}         # its tests, under build/release
 if [ "${1:-}" = --with-run ]; then with_run=yes; shift; fi
 if [ "${1:-}" = --run-only ]; then with_run=yes; run_only=yes; shift; fi
 work=${1:-$(mktemp -d /tmp/hschool-measure.XXXXXX)}

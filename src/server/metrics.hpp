@@ -1,9 +1,11 @@
 #pragma once
 // Counters for /metrics. Cheap to call from any thread (prometheus-cpp metrics are atomic).
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
 
+#include "net/http_router.hpp"
 #include "net/transport_metrics.hpp"
 #include "server/arena/arena_metrics.hpp"
 #include "server/arena/arena_session.hpp"
@@ -83,5 +85,21 @@ private:
     std::shared_ptr<prometheus::Registry> registry_;
     std::unique_ptr<Families> f_;
 };
+
+// /health and /metrics: what operators and load balancers ask.
+class StoreHealth;
+
+enum class Health { Starting, Serving, Draining };
+
+// What else /health reports while serving.
+struct HealthSources {
+    const StoreHealth* store = nullptr;  // a failing latest write makes /health 503 "store-error"
+    bool serving_files = true;           // false: no usable web root, every static path is 404
+    const char* access = "open";         // the access mode, so clients (and operators) can see it
+    const char* llm = "none";            // prompt seats' model transport (issue 21); shown unless none
+};
+
+void add_ops_routes(net::HttpRouter& router, const std::atomic<Health>& health, const Metrics& metrics,
+                    HealthSources sources = {});
 
 }  // namespace hschool::server

@@ -19,7 +19,6 @@
 #include "server/metrics.hpp"
 #include "net/network.hpp"
 #include "net/ws_endpoint.hpp"
-#include "server/ops_routes.hpp"
 #include "net/origin_policy.hpp"
 #include "server/arena/replay_recorder.hpp"
 #include "server/schools/schools_routes.hpp"

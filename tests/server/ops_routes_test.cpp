@@ -4,7 +4,7 @@
 #include <boost/json.hpp>
 
 #include "server/metrics.hpp"
-#include "server/ops_routes.hpp"
+#include "server/metrics.hpp"
 #include "server/schools/store_health.hpp"
 
 namespace hschool::server {
