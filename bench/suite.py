@@ -21,6 +21,7 @@ import urllib.request
 import hns_attacks  # beside this file: issue 19's attacks with an honest match
 import arena_v5  # beside this file: issue 23, arena v1 against v5
 import hns_watch  # beside this file: issue 31, the compact watch stream beside the contract
+import side_by_side  # beside this file: issue 32, two builds under the same loads in one sitting
 
 HEALTH_POLL_S = 0.002          # start-up is measured to a few ms
 HEALTH_LIMIT_S = 10            # a server that is not healthy by then is broken, not slow
@@ -831,7 +832,7 @@ def scaling_tables(results):
     return "\n".join(lines)
 
 
-SECTIONS = ("micro", "floor", "startup", "load", "hostile", "peer", "syscalls", "hns", "hns-live", "hns-crowd", "hns-all", "arena-v5",
+SECTIONS = ("micro", "floor", "startup", "load", "hostile", "peer", "syscalls", "hns", "hns-live", "hns-crowd", "hns-all", "arena-v5", "side-by-side",
             "hns-attacks", "hns-watch")
 
 HNS_RUNS = 5  # whole matches per variant; the median is reported
@@ -882,12 +883,12 @@ HNS_LIVE = {"matches": 100, "seconds": 15, "warmup": 7, "repeats": 2, "spectate_
 HNS_LIVE_TARGETS = {"seats_server_cpu_pct": 100.0, "seats_interval_p99_ms": 50.0, "fast_ticks_per_s": 1000.0}
 
 
-def run_hns_tool(build, mods, mode, args, timeout, extra=(), metrics=()):
+def run_hns_tool(build, mods, mode, args, timeout, extra=(), metrics=(), load=None):
     """One hschool-load hns-* run against a fresh server; its JSON plus the load average around it,
-    and the named /metrics series read from the server after the run."""
+    and the named /metrics series read from the server after the run. load: another hschool-load."""
     server = Server(build, mods, ["--hns-max-matches", HNS_LIVE["max_matches"]] + list(extra))
     try:
-        cmd = [load_binary(build), mode, "--url", f"ws://127.0.0.1:{server.port}", "--server-pid", str(server.pid),
+        cmd = [load or load_binary(build), mode, "--url", f"ws://127.0.0.1:{server.port}", "--server-pid", str(server.pid),
                "--json-only"] + args
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         result = last_json(proc.stdout, {"error": f"no JSON from {' '.join(cmd)}: {proc.stderr[-500:]}"})
@@ -1193,6 +1194,9 @@ def main():
         results["hns_watch"] = hns_watch.run_hns_watch(Server, args.build, args.mods, load_binary(args.build), args.quick)
     if "arena-v5" in sections:
         results["arena_v5"] = arena_v5.run_arena_v5(Server, args.build, args.mods, load_binary(args.build), args.quick, args.threads)
+    if "side-by-side" in sections and args.baseline_build:
+        results["side_by_side"] = side_by_side.run_side_by_side(Server, run_hns_tool, args.build, args.baseline_build, args.mods,
+                                                                load_binary(args.build), args.quick)
     if "floor" in results and results["load"]:
         results["targets_table"] = targets_table(results)
     results["loadavg_at_end"] = os.getloadavg()
@@ -1210,6 +1214,9 @@ def main():
               f"{fl['frame_bytes']} B send {fl['send_cpu_us_per_frame']:.3f} us, recv {fl['recv_cpu_us_per_frame']:.3f} us per frame")
     if startup:
         print(f"start-up to /health 200: {', '.join(f'{x:.1f}' for x in startup)} ms")
+    if "side-by-side" in sections and args.baseline_build:
+        results["side_by_side"] = side_by_side.run_side_by_side(Server, run_hns_tool, args.build, args.baseline_build, args.mods,
+                                                                load_binary(args.build), args.quick)
     if "floor" in results and results["load"]:
         print(scaling_tables(results))
     if "hostile" in results:
@@ -1232,6 +1239,8 @@ def main():
         print(arena_v5.arena_v5_table(results["arena_v5"]))
     if results.get("hns_watch"):
         print(hns_watch.hns_watch_table(results["hns_watch"]))
+    if results.get("side_by_side"):
+        print(side_by_side.side_by_side_table(results["side_by_side"]))
     if "targets_table" in results:
         print("\ntargets")
         for row in results["targets_table"]:
