@@ -6,17 +6,9 @@
 #include "server/metrics.hpp"
 #include "net/thread_role.hpp"
 #include "net/wake_batch.hpp"
+#include "util/overloaded.hpp"
 
 namespace hschool::server {
-
-namespace {
-template <class... F>
-struct Overloaded : F... {
-    using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;  // clang 14 has no aggregate deduction yet (the sanitizer build)
-}  // namespace
 
 GameLoop::GameLoop(int tick_rate, World& world, Metrics& metrics)
     : tick_rate_(tick_rate),

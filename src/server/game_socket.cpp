@@ -10,16 +10,10 @@
 #include "server/arena/limits.hpp"
 #include "server/game_loop.hpp"
 #include "server/limits.hpp"
+#include "util/overloaded.hpp"
 
 namespace hschool::server {
 namespace {
-
-template <class... F>
-struct Overloaded : F... {
-    using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;  // clang 14 has no aggregate deduction yet (the sanitizer build)
 
 // What a connection speaks once its Hello is accepted.
 net::WsProtocol protocol_of(const dispatch::Promote& promote) {
