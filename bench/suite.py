@@ -1214,9 +1214,6 @@ def main():
               f"{fl['frame_bytes']} B send {fl['send_cpu_us_per_frame']:.3f} us, recv {fl['recv_cpu_us_per_frame']:.3f} us per frame")
     if startup:
         print(f"start-up to /health 200: {', '.join(f'{x:.1f}' for x in startup)} ms")
-    if "side-by-side" in sections and args.baseline_build:
-        results["side_by_side"] = side_by_side.run_side_by_side(Server, run_hns_tool, args.build, args.baseline_build, args.mods,
-                                                                load_binary(args.build), args.quick)
     if "floor" in results and results["load"]:
         print(scaling_tables(results))
     if "hostile" in results:
