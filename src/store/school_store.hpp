@@ -1,8 +1,8 @@
 #pragma once
-// Schools persisted in one SQLite file. Creating and deleting are synchronous and durable (the
-// server calls them from its store thread); clock updates are coalesced and committed in the
-// background at most every kClockCommitInterval, on a connection of their own so that a clock write
-// waiting on a locked file never makes a create or delete wait longer than its own busy timeout.
+// Where schools are kept: one interface, two backends — SQLite (sqlite_school_store.*, the embedded
+// default) and PostgreSQL (pg/pg_school_store.*, issue 34). Creating and deleting are synchronous
+// and durable (the server calls them from its store thread); clock updates are coalesced and
+// committed in the background at most every kClockCommitInterval.
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -10,18 +10,13 @@
 #include <functional>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <optional>
+#include <string>
 #include <vector>
 
-#include "store/clock_writer.hpp"
 #include "store/expected.hpp"
 #include "store/school_record.hpp"
 #include "store/store_error.hpp"
-
-namespace SQLite {
-class Database;
-}
 
 namespace hschool::store {
 
@@ -37,55 +32,43 @@ public:
     // Told the outcome of every background clock write, on the writer thread; nothing on success.
     using ClockWriteListener = std::function<void(const std::optional<StoreError>&)>;
 
-    // Opens or creates the file and its schema. The parent directory must exist.
+    // SQLite: opens or creates the file and its schema. The parent directory must exist.
     static Expected<std::unique_ptr<SchoolStore>, StoreError> open(const std::filesystem::path& db_path,
                                                                    ClockWriteListener on_clock_write = {});
+    // PostgreSQL (issue 34): connects, creates or migrates the schema. The error names the URL
+    // without its password.
+    static Expected<std::unique_ptr<SchoolStore>, StoreError> open_postgres(const std::string& url,
+                                                                            ClockWriteListener on_clock_write = {});
 
-    ~SchoolStore();  // flushes queued clocks and joins the writer
-    SchoolStore(const SchoolStore&) = delete;
-    SchoolStore& operator=(const SchoolStore&) = delete;
+    virtual ~SchoolStore() = default;  // an implementation flushes queued clocks and joins its writer
 
     // Every school in id order, with its last committed clock. Called at start-up.
-    Expected<std::vector<SchoolRecord>, StoreError> load_all();
+    virtual Expected<std::vector<SchoolRecord>, StoreError> load_all() = 0;
 
-    // Synchronous and durable (fsynced) before it returns; assigns a fresh id and created_at_ms.
-    Expected<SchoolRecord, StoreError> insert(const NewSchool& school);
+    // Synchronous and durable before it returns; assigns a fresh id and created_at_ms.
+    virtual Expected<SchoolRecord, StoreError> insert(const NewSchool& school) = 0;
 
     // As insert, but fails with LimitReached when max_schools already exist, checked atomically.
-    Expected<SchoolRecord, StoreError> insert_within_limit(const NewSchool& school, std::size_t max_schools);
+    virtual Expected<SchoolRecord, StoreError> insert_within_limit(const NewSchool& school, std::size_t max_schools) = 0;
 
     // The school's owner hash ("" when only the operator owns it), or nullopt for an unknown id.
-    Expected<std::optional<std::string>, StoreError> owner_hash(std::int32_t id);
+    virtual Expected<std::optional<std::string>, StoreError> owner_hash(std::int32_t id) = 0;
 
     // Synchronous and durable; true when the school existed.
-    Expected<bool, StoreError> remove(std::int32_t id);
+    virtual Expected<bool, StoreError> remove(std::int32_t id) = 0;
 
-    // Never touches the disk: replaces the school's queued state for the background writer.
+    // Never touches the database: replaces the school's queued state for the background writer.
     // Updates only an existing row, so a clock queued for a deleted school does not bring it back.
-    void queue_clock(std::int32_t id, std::int64_t game_time_ms, bool running, std::uint8_t speed_index);
+    virtual void queue_clock(std::int32_t id, std::int64_t game_time_ms, bool running, std::uint8_t speed_index) = 0;
 
     // Writes everything queued so far and waits (clean shutdown).
-    Expected<void, StoreError> flush();
+    virtual Expected<void, StoreError> flush() = 0;
 
     // Failure of the most recent background clock write, if it failed (it is retried).
-    std::optional<StoreError> last_clock_write_error() const;
+    virtual std::optional<StoreError> last_clock_write_error() const = 0;
 
     // Waits for the periodic writer to commit what is queued, without hurrying it. For tests.
-    bool wait_for_background_commit_for_test(std::chrono::milliseconds timeout);
-
-private:
-    SchoolStore(std::unique_ptr<SQLite::Database> db, std::unique_ptr<SQLite::Database> clock_db,
-                ClockWriteListener on_clock_write);
-
-    Expected<SchoolRecord, StoreError> insert_locked(const NewSchool& school, std::optional<std::size_t> max_schools);
-    std::optional<StoreError> write_clocks(const ClockBatch& batch);
-    static std::optional<StoreError> write_clocks_on(SQLite::Database& db, const ClockBatch& batch);
-
-    std::mutex db_mutex_;  // guards db_: start-up, the store thread and tests may use it
-    std::unique_ptr<SQLite::Database> db_;
-    std::unique_ptr<SQLite::Database> clock_db_;  // used by the clock writer thread only
-    const ClockWriteListener on_clock_write_;
-    ClockWriter clock_writer_;  // last: its thread must stop before the connections close
+    virtual bool wait_for_background_commit_for_test(std::chrono::milliseconds timeout) = 0;
 };
 
 }  // namespace hschool::store

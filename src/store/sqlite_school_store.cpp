@@ -1,4 +1,4 @@
-#include "store/school_store.hpp"
+#include "store/sqlite_school_store.hpp"
 
 #include <exception>
 #include <map>
@@ -34,7 +34,11 @@ std::int64_t now_unix_ms() {
 
 }  // namespace
 
-Expected<std::unique_ptr<SchoolStore>, StoreError> SchoolStore::open(const std::filesystem::path& db_path,
+Expected<std::unique_ptr<SchoolStore>, StoreError> SchoolStore::open(const std::filesystem::path& db_path, ClockWriteListener on_clock_write) {
+    return SqliteSchoolStore::open(db_path, std::move(on_clock_write));
+}
+
+Expected<std::unique_ptr<SchoolStore>, StoreError> SqliteSchoolStore::open(const std::filesystem::path& db_path,
                                                                      ClockWriteListener on_clock_write) {
     auto db = open_connection(db_path);
     if (!db) return unexpected(std::move(db).error());
@@ -51,21 +55,21 @@ Expected<std::unique_ptr<SchoolStore>, StoreError> SchoolStore::open(const std::
         return unexpected(std::move(*error));
     }
     return std::unique_ptr<SchoolStore>(
-        new SchoolStore(std::move(db).value(), std::move(clock_db).value(), std::move(on_clock_write)));
+        new SqliteSchoolStore(std::move(db).value(), std::move(clock_db).value(), std::move(on_clock_write)));
 }
 
-SchoolStore::SchoolStore(std::unique_ptr<SQLite::Database> db, std::unique_ptr<SQLite::Database> clock_db,
+SqliteSchoolStore::SqliteSchoolStore(std::unique_ptr<SQLite::Database> db, std::unique_ptr<SQLite::Database> clock_db,
                          ClockWriteListener on_clock_write)
     : db_(std::move(db)),
       clock_db_(std::move(clock_db)),
       on_clock_write_(std::move(on_clock_write)),
       clock_writer_([this](const ClockBatch& batch) { return write_clocks(batch); }, kClockCommitInterval) {}
 
-SchoolStore::~SchoolStore() {
+SqliteSchoolStore::~SqliteSchoolStore() {
     clock_writer_.stop();
 }
 
-Expected<std::vector<SchoolRecord>, StoreError> SchoolStore::load_all() {
+Expected<std::vector<SchoolRecord>, StoreError> SqliteSchoolStore::load_all() {
     const std::lock_guard lock(db_mutex_);
     try {
         std::vector<SchoolRecord> schools;
@@ -98,17 +102,17 @@ Expected<std::vector<SchoolRecord>, StoreError> SchoolStore::load_all() {
     }
 }
 
-Expected<SchoolRecord, StoreError> SchoolStore::insert(const NewSchool& school) {
+Expected<SchoolRecord, StoreError> SqliteSchoolStore::insert(const NewSchool& school) {
     const std::lock_guard lock(db_mutex_);
     return insert_locked(school, std::nullopt);
 }
 
-Expected<SchoolRecord, StoreError> SchoolStore::insert_within_limit(const NewSchool& school, std::size_t max_schools) {
+Expected<SchoolRecord, StoreError> SqliteSchoolStore::insert_within_limit(const NewSchool& school, std::size_t max_schools) {
     const std::lock_guard lock(db_mutex_);
     return insert_locked(school, max_schools);
 }
 
-Expected<SchoolRecord, StoreError> SchoolStore::insert_locked(const NewSchool& school,
+Expected<SchoolRecord, StoreError> SqliteSchoolStore::insert_locked(const NewSchool& school,
                                                               std::optional<std::size_t> max_schools) {
     try {
         const FullSyncScope full_sync(*db_);
@@ -164,7 +168,7 @@ Expected<SchoolRecord, StoreError> SchoolStore::insert_locked(const NewSchool& s
     }
 }
 
-Expected<std::optional<std::string>, StoreError> SchoolStore::owner_hash(std::int32_t id) {
+Expected<std::optional<std::string>, StoreError> SqliteSchoolStore::owner_hash(std::int32_t id) {
     const std::lock_guard lock(db_mutex_);
     try {
         SQLite::Statement select(*db_, "SELECT owner_hash FROM schools WHERE id = ?");
@@ -178,7 +182,7 @@ Expected<std::optional<std::string>, StoreError> SchoolStore::owner_hash(std::in
     }
 }
 
-Expected<bool, StoreError> SchoolStore::remove(std::int32_t id) {
+Expected<bool, StoreError> SqliteSchoolStore::remove(std::int32_t id) {
     clock_writer_.forget(id);
     const std::lock_guard lock(db_mutex_);
     try {
@@ -193,30 +197,30 @@ Expected<bool, StoreError> SchoolStore::remove(std::int32_t id) {
     }
 }
 
-void SchoolStore::queue_clock(std::int32_t id, std::int64_t game_time_ms, bool running, std::uint8_t speed_index) {
+void SqliteSchoolStore::queue_clock(std::int32_t id, std::int64_t game_time_ms, bool running, std::uint8_t speed_index) {
     clock_writer_.queue(id, ClockState{game_time_ms, running, speed_index});
 }
 
-Expected<void, StoreError> SchoolStore::flush() {
+Expected<void, StoreError> SqliteSchoolStore::flush() {
     if (auto error = clock_writer_.flush()) return unexpected(std::move(*error));
     return {};
 }
 
-std::optional<StoreError> SchoolStore::last_clock_write_error() const {
+std::optional<StoreError> SqliteSchoolStore::last_clock_write_error() const {
     return clock_writer_.last_error();
 }
 
-bool SchoolStore::wait_for_background_commit_for_test(std::chrono::milliseconds timeout) {
+bool SqliteSchoolStore::wait_for_background_commit_for_test(std::chrono::milliseconds timeout) {
     return clock_writer_.wait_for_background_commit(timeout);
 }
 
-std::optional<StoreError> SchoolStore::write_clocks(const ClockBatch& batch) {
+std::optional<StoreError> SqliteSchoolStore::write_clocks(const ClockBatch& batch) {
     auto outcome = write_clocks_on(*clock_db_, batch);
     if (on_clock_write_) on_clock_write_(outcome);
     return outcome;
 }
 
-std::optional<StoreError> SchoolStore::write_clocks_on(SQLite::Database& db, const ClockBatch& batch) {
+std::optional<StoreError> SqliteSchoolStore::write_clocks_on(SQLite::Database& db, const ClockBatch& batch) {
     try {
         SQLite::Transaction transaction(db);
         // UPDATE only: a clock never inserts, so a school deleted meanwhile stays deleted.

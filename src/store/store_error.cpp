@@ -10,6 +10,7 @@ const char* describe(StoreErrorKind kind) {
         case StoreErrorKind::Busy: return "busy";
         case StoreErrorKind::LimitReached: return "limit-reached";
         case StoreErrorKind::IdSpaceExhausted: return "id-space-exhausted";
+        case StoreErrorKind::Unavailable: return "unavailable";
     }
     return "unknown";
 }

@@ -12,6 +12,7 @@ enum class StoreErrorKind : std::uint8_t {
     Busy,              // another connection held the file past kBusyTimeoutMs (SQLITE_BUSY/LOCKED)
     LimitReached,      // insert with a school limit that is already met
     IdSpaceExhausted,  // AUTOINCREMENT passed the int32 ids the protocol can carry
+    Unavailable,       // the database server cannot be reached (PostgreSQL): retried, 503 meanwhile
 };
 
 struct StoreError {

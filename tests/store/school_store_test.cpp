@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "store/schema.hpp"
+#include "store_backend.hpp"
 #include "store_test_support.hpp"
 #include "temp_dir.hpp"
 
@@ -16,15 +17,17 @@ using testing::open_store;
 using testing::sample_school;
 using testing::TempDir;
 
+class SchoolStoreBackends : public ::testing::TestWithParam<testing::Backend> {};
+
 std::vector<SchoolRecord> load(SchoolStore& store) {
     auto loaded = store.load_all();
     EXPECT_TRUE(loaded.has_value());
     return loaded ? *loaded : std::vector<SchoolRecord>{};
 }
 
-TEST(SchoolStore, InsertThenLoadRoundTripsEveryField) {
-    TempDir dir;
-    auto store = open_store(dir.file("schools.db"));
+TEST_P(SchoolStoreBackends, InsertThenLoadRoundTripsEveryField) {
+    HSCHOOL_STORE_LOCATION(where);
+    auto store = where.open_schools();
     ASSERT_TRUE(store);
     NewSchool school = sample_school("Лицей «Северная» 🏫 — ünïcødé");
     school.running = false;
@@ -50,16 +53,16 @@ TEST(SchoolStore, InsertThenLoadRoundTripsEveryField) {
     EXPECT_EQ(loaded.created_at_ms, inserted->created_at_ms);
 }
 
-TEST(SchoolStore, EmptyStoreLoadsNothing) {
-    TempDir dir;
-    auto store = open_store(dir.file("schools.db"));
+TEST_P(SchoolStoreBackends, EmptyStoreLoadsNothing) {
+    HSCHOOL_STORE_LOCATION(where);
+    auto store = where.open_schools();
     ASSERT_TRUE(store);
     EXPECT_TRUE(load(*store).empty());
 }
 
-TEST(SchoolStore, SchoolsLoadInIdOrderWithTheirOwnMods) {
-    TempDir dir;
-    auto store = open_store(dir.file("schools.db"));
+TEST_P(SchoolStoreBackends, SchoolsLoadInIdOrderWithTheirOwnMods) {
+    HSCHOOL_STORE_LOCATION(where);
+    auto store = where.open_schools();
     ASSERT_TRUE(store);
     NewSchool first = sample_school("first");
     first.mod_ids = {"core"};
@@ -79,11 +82,11 @@ TEST(SchoolStore, SchoolsLoadInIdOrderWithTheirOwnMods) {
     EXPECT_LT(schools[1].id, schools[2].id);
 }
 
-TEST(SchoolStore, IdsAreNeverReusedAfterDeleteEvenAcrossReopen) {
-    TempDir dir;
+TEST_P(SchoolStoreBackends, IdsAreNeverReusedAfterDeleteEvenAcrossReopen) {
+    HSCHOOL_STORE_LOCATION(where);
     std::int32_t highest = 0;
     {
-        auto store = open_store(dir.file("schools.db"));
+        auto store = where.open_schools();
         ASSERT_TRUE(store);
         const auto a = store->insert(sample_school("a"));
         const auto b = store->insert(sample_school("b"));
@@ -96,7 +99,7 @@ TEST(SchoolStore, IdsAreNeverReusedAfterDeleteEvenAcrossReopen) {
         ASSERT_TRUE(store->remove(c->id).value());
         highest = c->id;
     }
-    auto reopened = open_store(dir.file("schools.db"));
+    auto reopened = where.open_schools();
     ASSERT_TRUE(reopened);
     EXPECT_TRUE(load(*reopened).empty());
     const auto d = reopened->insert(sample_school("d"));
@@ -104,9 +107,9 @@ TEST(SchoolStore, IdsAreNeverReusedAfterDeleteEvenAcrossReopen) {
     EXPECT_GT(d->id, highest);
 }
 
-TEST(SchoolStore, RemoveReportsWhetherTheSchoolExisted) {
-    TempDir dir;
-    auto store = open_store(dir.file("schools.db"));
+TEST_P(SchoolStoreBackends, RemoveReportsWhetherTheSchoolExisted) {
+    HSCHOOL_STORE_LOCATION(where);
+    auto store = where.open_schools();
     ASSERT_TRUE(store);
     const auto school = store->insert(sample_school());
     ASSERT_TRUE(school);
@@ -125,21 +128,20 @@ TEST(SchoolStore, RemoveReportsWhetherTheSchoolExisted) {
     EXPECT_TRUE(load(*store).empty());
 }
 
-TEST(SchoolStore, RemoveDeletesTheSchoolsModsToo) {
-    TempDir dir;
-    auto store = open_store(dir.file("schools.db"));
+TEST_P(SchoolStoreBackends, RemoveDeletesTheSchoolsModsToo) {
+    HSCHOOL_STORE_LOCATION(where);
+    auto store = where.open_schools();
     ASSERT_TRUE(store);
     const auto school = store->insert(sample_school());
     ASSERT_TRUE(school);
     ASSERT_TRUE(store->remove(school->id).value());
 
-    SQLite::Database raw(dir.file("schools.db").string(), SQLite::OPEN_READONLY);
-    EXPECT_EQ(raw.execAndGet("SELECT COUNT(*) FROM school_mods").getInt(), 0);
+    EXPECT_EQ(where.count_rows("school_mods"), 0);
 }
 
-TEST(SchoolStore, InsertWithinLimitRefusesOnceTheLimitIsMet) {
-    TempDir dir;
-    auto store = open_store(dir.file("schools.db"));
+TEST_P(SchoolStoreBackends, InsertWithinLimitRefusesOnceTheLimitIsMet) {
+    HSCHOOL_STORE_LOCATION(where);
+    auto store = where.open_schools();
     ASSERT_TRUE(store);
     constexpr std::size_t kLimit = 2;
     const auto a = store->insert_within_limit(sample_school("a"), kLimit);
@@ -155,9 +157,9 @@ TEST(SchoolStore, InsertWithinLimitRefusesOnceTheLimitIsMet) {
     EXPECT_TRUE(store->insert_within_limit(sample_school("c"), kLimit).has_value());
 }
 
-TEST(SchoolStore, QueueClockThenFlushPersistsTheLatestState) {
-    TempDir dir;
-    auto store = open_store(dir.file("schools.db"));
+TEST_P(SchoolStoreBackends, QueueClockThenFlushPersistsTheLatestState) {
+    HSCHOOL_STORE_LOCATION(where);
+    auto store = where.open_schools();
     ASSERT_TRUE(store);
     const auto school = store->insert(sample_school());
     ASSERT_TRUE(school);
@@ -176,9 +178,9 @@ TEST(SchoolStore, QueueClockThenFlushPersistsTheLatestState) {
     EXPECT_EQ(schools[0].mod_ids, school->mod_ids);
 }
 
-TEST(SchoolStore, QueuedClockOfADeletedSchoolDoesNotResurrectIt) {
-    TempDir dir;
-    auto store = open_store(dir.file("schools.db"));
+TEST_P(SchoolStoreBackends, QueuedClockOfADeletedSchoolDoesNotResurrectIt) {
+    HSCHOOL_STORE_LOCATION(where);
+    auto store = where.open_schools();
     ASSERT_TRUE(store);
     const auto school = store->insert(sample_school());
     ASSERT_TRUE(school);
@@ -192,18 +194,18 @@ TEST(SchoolStore, QueuedClockOfADeletedSchoolDoesNotResurrectIt) {
     EXPECT_TRUE(load(*store).empty());
 }
 
-TEST(SchoolStore, ReopenAfterDestructorKeepsSchoolsAndQueuedClocks) {
-    TempDir dir;
+TEST_P(SchoolStoreBackends, ReopenAfterDestructorKeepsSchoolsAndQueuedClocks) {
+    HSCHOOL_STORE_LOCATION(where);
     std::int32_t id = 0;
     {
-        auto store = open_store(dir.file("schools.db"));
+        auto store = where.open_schools();
         ASSERT_TRUE(store);
         const auto school = store->insert(sample_school());
         ASSERT_TRUE(school);
         id = school->id;
         store->queue_clock(id, 999'999, false, 3);  // no flush: the destructor must write it
     }
-    auto reopened = open_store(dir.file("schools.db"));
+    auto reopened = where.open_schools();
     ASSERT_TRUE(reopened);
     const auto schools = load(*reopened);
     ASSERT_EQ(schools.size(), 1u);
@@ -223,9 +225,9 @@ TEST(SchoolStore, WalModeAndSchemaVersionAreOnDisk) {
     EXPECT_EQ(raw.execAndGet("PRAGMA user_version").getInt(), kSchemaVersion);
 }
 
-TEST(SchoolStore, LoopThreadQueuesWhileHttpThreadsInsertAndRemove) {
-    TempDir dir;
-    auto store = open_store(dir.file("schools.db"));
+TEST_P(SchoolStoreBackends, LoopThreadQueuesWhileHttpThreadsInsertAndRemove) {
+    HSCHOOL_STORE_LOCATION(where);
+    auto store = where.open_schools();
     ASSERT_TRUE(store);
     const auto kept = store->insert(sample_school("kept"));
     ASSERT_TRUE(kept);
@@ -264,9 +266,9 @@ TEST(SchoolStore, LoopThreadQueuesWhileHttpThreadsInsertAndRemove) {
 namespace hschool::store {
 namespace {
 
-TEST(SchoolStoreOwners, TheOwnerHashIsKeptAndLookedUpById) {
-    testing::TempDir dir;
-    auto store = testing::open_store(dir.file("schools.db"));
+TEST_P(SchoolStoreBackends, TheOwnerHashIsKeptAndLookedUpById) {
+    HSCHOOL_STORE_LOCATION(where);
+    auto store = where.open_schools();
     ASSERT_TRUE(store);
     NewSchool owned = testing::sample_school("owned");
     owned.owner_hash = std::string(64, 'a');
@@ -283,7 +285,7 @@ TEST(SchoolStoreOwners, TheOwnerHashIsKeptAndLookedUpById) {
     ASSERT_TRUE(hash);
     EXPECT_FALSE(*hash) << "an unknown id has no owner";
     store.reset();
-    auto reopened = testing::open_store(dir.file("schools.db"));
+    auto reopened = where.open_schools();
     ASSERT_TRUE(reopened);
     const auto rows = reopened->load_all();
     ASSERT_TRUE(rows);
@@ -326,5 +328,12 @@ PRAGMA user_version = 1;
     EXPECT_EQ(raw.execAndGet("PRAGMA user_version").getInt(), kSchemaVersion);
 }
 
+}  // namespace
+}  // namespace hschool::store
+
+namespace hschool::store {
+namespace {
+using testing::Backend;
+INSTANTIATE_TEST_SUITE_P(Backends, SchoolStoreBackends, ::testing::Values(Backend::Sqlite, Backend::Postgres), testing::backend_name);
 }  // namespace
 }  // namespace hschool::store

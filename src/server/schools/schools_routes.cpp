@@ -83,7 +83,7 @@ net::HttpResponse refused(store::StoreWorker::Submitted why) {
 }
 
 // A failed create or delete: counted and logged by the store health, answered 503 when the file is
-// only busy (another process holds it) and 500 otherwise.
+// only busy (another process holds it) or out of reach, and 500 otherwise.
 net::HttpResponse write_failed(StoreHealth& health, std::string_view operation, const store::StoreError& error,
                           std::string_view what) {
     health.record(operation, error);
@@ -91,6 +91,8 @@ net::HttpResponse write_failed(StoreHealth& health, std::string_view operation, 
         return store_unavailable("the database is busy (another process holds it); " + std::string(what) +
                                  ", try again shortly");
     }
+    if (error.kind == store::StoreErrorKind::Unavailable)
+        return store_unavailable("the database cannot be reached; " + std::string(what) + ", try again shortly");
     return net::problem(500, "internal-error", "Internal error", std::string(what));
 }
 
