@@ -62,9 +62,10 @@ client:
 test-cpp: build
 	@$(MAKE) --no-print-directory test-release-only
 
-# The tests alone, on a tree already built (scripts/test-all.sh builds first, then runs these).
+# The tests alone, on a tree already built (scripts/test-all.sh builds first, then runs these), with a
+# throwaway PostgreSQL cluster for the store's second backend (scripts/with-postgres.sh).
 test-release-only:
-	@$(STAGE) test-release ctest --test-dir $(BUILD) --output-on-failure --timeout 300 -j$(TEST_JOBS)
+	@$(STAGE) test-release scripts/with-postgres.sh ctest --test-dir $(BUILD) --output-on-failure --timeout 300 -j$(TEST_JOBS)
 
 $(ASAN_BUILD)/CMakeCache.txt:
 	cmake -S . -B $(ASAN_BUILD) $(GENERATOR) -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Debug -DHSCHOOL_SANITIZE=ON -DCMAKE_CXX_FLAGS="-O1"
@@ -77,7 +78,7 @@ test-asan: build-asan
 
 test-asan-only:
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  $(STAGE) test-asan ctest --test-dir $(ASAN_BUILD) --output-on-failure --timeout 600 -j$(TEST_JOBS)
+	  $(STAGE) test-asan scripts/with-postgres.sh ctest --test-dir $(ASAN_BUILD) --output-on-failure --timeout 600 -j$(TEST_JOBS)
 
 $(FUZZ_BUILD)/CMakeCache.txt:
 	cmake -S . -B $(FUZZ_BUILD) $(GENERATOR) -DCMAKE_CXX_COMPILER=clang++-14 -DHSCHOOL_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
