@@ -18,7 +18,10 @@ void ClockWriter::queue(std::int32_t school_id, const ClockState& state) {
     {
         const std::lock_guard lock(mutex_);
         if (stopping_) return;
-        pending_[school_id] = state;
+        auto& pending = pending_[school_id];
+        const bool control = pending.control || state.control;  // a newer tick must not hide a pause
+        pending = state;
+        pending.control = control;
         ++queued_generation_;
     }
     wake_.notify_one();
@@ -81,7 +84,10 @@ void ClockWriter::run() {
         last_commit_ = std::chrono::steady_clock::now();
         if (error) {
             // Retry next interval; anything queued meanwhile is newer and wins.
-            for (const auto& [school_id, state] : batch) pending_.try_emplace(school_id, state);
+            for (const auto& [school_id, state] : batch) {
+                const auto [it, fresh] = pending_.try_emplace(school_id, state);
+                if (!fresh) it->second.control = it->second.control || state.control;
+            }
         }
         last_error_ = std::move(error);
         settled_generation_ = generation;

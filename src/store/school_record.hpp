@@ -28,6 +28,7 @@ struct ClockState {
     std::int64_t game_time_ms = 0;
     bool running = true;
     std::uint8_t speed_index = 0;
+    bool control = false;  // a pause or speed change (shared databases write it whatever holds the clock)
 };
 
 }  // namespace hschool::store

@@ -16,6 +16,7 @@
 
 #include "store/expected.hpp"
 #include "store/school_record.hpp"
+#include "store/shared_schools.hpp"
 #include "store/store_error.hpp"
 
 namespace hschool::store {
@@ -59,7 +60,9 @@ public:
 
     // Never touches the database: replaces the school's queued state for the background writer.
     // Updates only an existing row, so a clock queued for a deleted school does not bring it back.
-    virtual void queue_clock(std::int32_t id, std::int64_t game_time_ms, bool running, std::uint8_t speed_index) = 0;
+    // control: a pause or speed change, as opposed to time passing.
+    virtual void queue_clock(std::int32_t id, std::int64_t game_time_ms, bool running, std::uint8_t speed_index,
+                             bool control = false) = 0;
 
     // Writes everything queued so far and waits (clean shutdown).
     virtual Expected<void, StoreError> flush() = 0;
@@ -69,6 +72,9 @@ public:
 
     // Waits for the periodic writer to commit what is queued, without hurrying it. For tests.
     virtual bool wait_for_background_commit_for_test(std::chrono::milliseconds timeout) = 0;
+
+    // What this store shares with other servers on its database; null when it is this server's alone.
+    virtual SharedSchools* shared() { return nullptr; }
 };
 
 }  // namespace hschool::store

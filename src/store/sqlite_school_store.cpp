@@ -197,8 +197,8 @@ Expected<bool, StoreError> SqliteSchoolStore::remove(std::int32_t id) {
     }
 }
 
-void SqliteSchoolStore::queue_clock(std::int32_t id, std::int64_t game_time_ms, bool running, std::uint8_t speed_index) {
-    clock_writer_.queue(id, ClockState{game_time_ms, running, speed_index});
+void SqliteSchoolStore::queue_clock(std::int32_t id, std::int64_t game_time_ms, bool running, std::uint8_t speed_index, bool control) {
+    clock_writer_.queue(id, ClockState{game_time_ms, running, speed_index, control});
 }
 
 Expected<void, StoreError> SqliteSchoolStore::flush() {

@@ -27,7 +27,7 @@ public:
     Expected<SchoolRecord, StoreError> insert_within_limit(const NewSchool& school, std::size_t max_schools) override;
     Expected<std::optional<std::string>, StoreError> owner_hash(std::int32_t id) override;
     Expected<bool, StoreError> remove(std::int32_t id) override;
-    void queue_clock(std::int32_t id, std::int64_t game_time_ms, bool running, std::uint8_t speed_index) override;
+    void queue_clock(std::int32_t id, std::int64_t game_time_ms, bool running, std::uint8_t speed_index, bool control) override;
     Expected<void, StoreError> flush() override;
     std::optional<StoreError> last_clock_write_error() const override;
     bool wait_for_background_commit_for_test(std::chrono::milliseconds timeout) override;

@@ -125,5 +125,34 @@ TEST(ClockWriter, StopWritesWhatIsQueuedAndLaterQueuesAreDropped) {
     EXPECT_EQ(batches[0].at(3).game_time_ms, 30);
 }
 
+TEST(ClockWriter, APauseQueuedBeforeLaterTicksStaysAControl) {
+    RecordingSink sink;
+    ClockWriter writer(sink.writer(), kNeverOnItsOwn);
+    writer.queue(1, ClockState{10, false, 2, /*control=*/true});
+    writer.queue(1, ClockState{11, false, 2});  // the next tick, which alone would be time passing
+    writer.queue(2, ClockState{20, true, 1});
+    EXPECT_FALSE(writer.flush().has_value());
+    const auto batches = sink.taken();
+    ASSERT_EQ(batches.size(), 1u);
+    EXPECT_TRUE(batches[0].at(1).control);
+    EXPECT_EQ(batches[0].at(1).game_time_ms, 11);
+    EXPECT_FALSE(batches[0].at(2).control);
+}
+
+TEST(ClockWriter, AControlWhoseWriteFailedIsRetriedAsAControl) {
+    RecordingSink sink;
+    sink.fail = true;
+    ClockWriter writer(sink.writer(), kNeverOnItsOwn);
+    writer.queue(1, ClockState{10, false, 2, /*control=*/true});
+    EXPECT_TRUE(writer.flush().has_value());
+    writer.queue(1, ClockState{12, false, 2});
+    sink.fail = false;
+    EXPECT_FALSE(writer.flush().has_value());
+    const auto batches = sink.taken();
+    ASSERT_EQ(batches.size(), 1u);
+    EXPECT_TRUE(batches[0].at(1).control);
+    EXPECT_EQ(batches[0].at(1).game_time_ms, 12);
+}
+
 }  // namespace
 }  // namespace hschool::store

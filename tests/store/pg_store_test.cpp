@@ -160,3 +160,96 @@ TEST(PgRecovery, AStoreRecoversByItselfWhenTheDatabaseComesBack) {
 
 }  // namespace
 }  // namespace hschool::store
+
+namespace hschool::store {
+namespace {
+
+// Two servers on one database share their schools through leases, control writes and NOTIFY.
+class PgShared : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (!where_.ready()) GTEST_SKIP() << "no $HSCHOOL_TEST_DATABASE_URL";
+        first_ = where_.open_schools();
+        second_ = where_.open_schools();
+        ASSERT_TRUE(first_ && second_ && first_->shared() && second_->shared());
+    }
+    SharedClockRow row_of(SchoolStore& store, std::int32_t id) {
+        const auto rows = store.shared()->read_clocks();
+        EXPECT_TRUE(rows.has_value());
+        for (const auto& row : *rows)
+            if (row.id == id) return row;
+        ADD_FAILURE() << "no row " << id;
+        return {};
+    }
+    testing::StoreLocation where_{Backend::Postgres};
+    std::unique_ptr<SchoolStore> first_, second_;
+};
+
+TEST(PgSharedSqlite, TheEmbeddedStoreSharesNothing) {
+    testing::StoreLocation where(Backend::Sqlite);
+    auto store = where.open_schools();
+    ASSERT_TRUE(store);
+    EXPECT_EQ(store->shared(), nullptr);
+}
+
+TEST_F(PgShared, OneServerAtATimeHoldsAClockAndAReleasedOneIsTakenOver) {
+    const auto school = first_->insert(testing::sample_school("a"));
+    ASSERT_TRUE(school);
+    EXPECT_NE(first_->shared()->holder(), second_->shared()->holder());
+    const auto taken = first_->shared()->renew_leases();
+    ASSERT_TRUE(taken.has_value());
+    EXPECT_EQ(*taken, std::vector<std::int32_t>{school->id});
+    EXPECT_TRUE(second_->shared()->renew_leases()->empty());  // held, not lapsed
+    EXPECT_TRUE(row_of(*first_, school->id).held_here);
+    EXPECT_FALSE(row_of(*second_, school->id).held_here);
+
+    first_->shared()->release_leases();  // a clean shutdown
+    EXPECT_EQ(*second_->shared()->renew_leases(), std::vector<std::int32_t>{school->id});
+    EXPECT_TRUE(first_->shared()->renew_leases()->empty());
+}
+
+TEST_F(PgShared, OnlyTheHolderWritesTimeButAnyServerPausesAndEveryoneSeesTheControl) {
+    const auto school = first_->insert(testing::sample_school("a"));
+    ASSERT_TRUE(school);
+    ASSERT_EQ(first_->shared()->renew_leases()->size(), 1u);
+    const auto before = row_of(*first_, school->id);
+
+    second_->queue_clock(school->id, 5'000'000'000'000, true, 1);  // time from a non-holder: ignored
+    ASSERT_TRUE(second_->flush());
+    EXPECT_EQ(row_of(*first_, school->id).state.game_time_ms, before.state.game_time_ms);
+
+    first_->queue_clock(school->id, before.state.game_time_ms + 60'000, true, 1);  // the holder's tick
+    ASSERT_TRUE(first_->flush());
+    EXPECT_EQ(row_of(*second_, school->id).state.game_time_ms, before.state.game_time_ms + 60'000);
+
+    second_->queue_clock(school->id, before.state.game_time_ms + 70'000, false, 3, /*control=*/true);  // a pause elsewhere
+    second_->queue_clock(school->id, before.state.game_time_ms + 71'000, false, 3);  // a tick after it keeps the control
+    ASSERT_TRUE(second_->flush());
+    const auto after = row_of(*first_, school->id);
+    EXPECT_FALSE(after.state.running);
+    EXPECT_EQ(after.state.speed_index, 3);
+    EXPECT_EQ(after.state.game_time_ms, before.state.game_time_ms + 71'000);
+    EXPECT_EQ(after.control_seq, before.control_seq + 1);
+}
+
+TEST_F(PgShared, AnAnnouncementWakesTheOtherServer) {
+    EXPECT_FALSE(second_->shared()->wait_for_announcement(std::chrono::milliseconds(50)));  // listening now, nothing said
+    first_->shared()->announce();
+    bool heard = false;
+    for (int i = 0; i < 20 && !heard; ++i) heard = second_->shared()->wait_for_announcement(std::chrono::milliseconds(250));
+    EXPECT_TRUE(heard);
+}
+
+TEST_F(PgShared, LoadOneReadsASchoolCreatedElsewhereAndNothingForAGoneOne) {
+    const auto school = first_->insert(testing::sample_school("elsewhere"));
+    ASSERT_TRUE(school);
+    const auto loaded = second_->shared()->load_one(school->id);
+    ASSERT_TRUE(loaded.has_value() && loaded->has_value());
+    EXPECT_EQ((*loaded)->name, "elsewhere");
+    EXPECT_EQ((*loaded)->mod_ids, testing::sample_school().mod_ids);
+    ASSERT_TRUE(first_->remove(school->id).value());
+    EXPECT_FALSE(second_->shared()->load_one(school->id)->has_value());
+}
+
+}  // namespace
+}  // namespace hschool::store

@@ -16,6 +16,12 @@ std::string backend_name(const ::testing::TestParamInfo<Backend>& info) {
     return info.param == Backend::Sqlite ? "Sqlite" : "Postgres";
 }
 
+void hold_clocks(SchoolStore& store) {
+    if (auto* shared = store.shared()) {
+        EXPECT_TRUE(shared->renew_leases().has_value());
+    }
+}
+
 std::optional<std::string> test_database_url() {
     const char* url = std::getenv("HSCHOOL_TEST_DATABASE_URL");
     if (url && *url) return std::string(url);

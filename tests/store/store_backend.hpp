@@ -19,6 +19,9 @@ enum class Backend { Sqlite, Postgres };
 
 std::string backend_name(const ::testing::TestParamInfo<Backend>& info);
 
+// Takes the clock leases of every school, as a server's follower does (shared databases only).
+void hold_clocks(SchoolStore& store);
+
 // The base URL of the test database, or nullopt (and a failure when PostgreSQL is required).
 std::optional<std::string> test_database_url();
 

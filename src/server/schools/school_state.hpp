@@ -1,6 +1,7 @@
 #pragma once
 // One school as the loop thread holds it: what the store keeps, plus the packs it was built from.
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -23,6 +24,11 @@ struct SchoolState {
     sim::SchoolClock clock;
     std::string owner_hash;  // SHA-256 of its owner token; "" when only the operator owns it
     std::array<net::Frame, 2> map_snapshots;  // encoded once per locale, on first open
+    // Several servers on one database (issue 34): this server advances the clock only while it
+    // holds the school's lease; control_seq is the last pause or speed change it adopted.
+    bool holds_clock = true;
+    std::int64_t control_seq = 0;
+    std::chrono::steady_clock::time_point added_at{};
 };
 
 }  // namespace hschool::server

@@ -227,6 +227,31 @@ void add_schools_routes(net::HttpRouter& router, OnSchoolsThread on_loop, const 
     });
 }
 
+SchoolState school_from_record(const store::SchoolRecord& row, const content::ContentLibrary& library) {
+    SchoolState school;
+    school.id = row.id;
+    school.name = row.name;
+    school.start_date_ms = row.start_date_ms;
+    school.mod_ids = row.mod_ids;
+    school.clock = sim::SchoolClock{row.game_time_ms, row.running, row.speed_index, 0};
+    school.owner_hash = row.owner_hash;
+    auto packs = library.resolve(extras_of(row.mod_ids));
+    if (packs) {
+        auto shared_packs = std::make_shared<const content::ResolvedPacks>(std::move(packs).value());
+        auto map = shared_packs->validate_map_text(row.map_json);
+        if (map) {
+            school.map = std::move(map).value();
+            school.packs = std::move(shared_packs);
+        } else {
+            spdlog::warn("event=school_map_unreadable id={} detail=\"{}\"", row.id, map.error().detail);
+        }
+    } else {
+        // The school keeps running; its map shows empty until its packs load again.
+        spdlog::warn("event=school_packs_unavailable id={} detail=\"{}\"", row.id, packs.error().detail);
+    }
+    return school;
+}
+
 std::vector<SchoolState> load_schools(store::SchoolStore& store, const content::ContentLibrary& library, std::string& error) {
     std::vector<SchoolState> schools;
     auto rows = store.load_all();
@@ -234,30 +259,7 @@ std::vector<SchoolState> load_schools(store::SchoolStore& store, const content::
         error = rows.error().message;
         return schools;
     }
-    for (auto& row : *rows) {
-        SchoolState school;
-        school.id = row.id;
-        school.name = row.name;
-        school.start_date_ms = row.start_date_ms;
-        school.mod_ids = row.mod_ids;
-        school.clock = sim::SchoolClock{row.game_time_ms, row.running, row.speed_index, 0};
-        school.owner_hash = row.owner_hash;
-        auto packs = library.resolve(extras_of(row.mod_ids));
-        if (packs) {
-            auto shared_packs = std::make_shared<const content::ResolvedPacks>(std::move(packs).value());
-            auto map = shared_packs->validate_map_text(row.map_json);
-            if (map) {
-                school.map = std::move(map).value();
-                school.packs = std::move(shared_packs);
-            } else {
-                spdlog::warn("event=school_map_unreadable id={} detail=\"{}\"", row.id, map.error().detail);
-            }
-        } else {
-            // The school keeps running; its map shows empty until its packs load again.
-            spdlog::warn("event=school_packs_unavailable id={} detail=\"{}\"", row.id, packs.error().detail);
-        }
-        schools.push_back(std::move(school));
-    }
+    for (const auto& row : *rows) schools.push_back(school_from_record(row, library));
     return schools;
 }
 

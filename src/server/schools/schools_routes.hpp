@@ -8,6 +8,7 @@
 #include "net/credentials.hpp"
 #include "net/http_router.hpp"
 #include "server/schools/school_state.hpp"
+#include "store/school_record.hpp"
 
 namespace hschool::content {
 class ContentLibrary;
@@ -31,6 +32,9 @@ using OnSchoolsThread = std::function<void(std::function<void(SchoolsService&)>)
 // In owners mode a create returns the school's ownerToken once and a delete needs it (or the operator's).
 void add_schools_routes(net::HttpRouter& router, OnSchoolsThread on_loop, const content::ContentLibrary& library,
                         store::SchoolStore& store, store::StoreWorker& worker, StoreHealth& store_health, net::Ownership access);
+
+// One stored school with its packs and map resolved (an unloadable pack leaves the map empty).
+SchoolState school_from_record(const store::SchoolRecord& row, const content::ContentLibrary& library);
 
 // Every stored school with its packs and map resolved; error is set when the store cannot be read.
 std::vector<SchoolState> load_schools(store::SchoolStore& store, const content::ContentLibrary& library,

@@ -28,11 +28,13 @@ SchoolState* SchoolsService::open_school_of(net::ConnectionId id) {
 
 void SchoolsService::add(SchoolState school) {
     const auto id = school.id;
-    schools_.insert_or_assign(id, std::move(school));
+    school.added_at = std::chrono::steady_clock::now();
+    schools_.try_emplace(id, std::move(school));
 }
 
 bool SchoolsService::remove(std::int32_t id) {
     if (schools_.erase(id) == 0) return false;
+    if (store_ && store_->shared()) removed_at_[id] = std::chrono::steady_clock::now();
     audiences_.erase(id);
     const net::Frame gone = net::make_frame(v4::encode(v4::SchoolGone{id}));
     for (auto& [connection, watcher] : connections_) {
@@ -106,13 +108,13 @@ void SchoolsService::set_running(const cmd::SetRunning& command) {
     const bool running = command.running == 1;
     if (school->clock.running == running) return;  // no change: nothing to persist, the store sleeps on
     sim::set_running(school->clock, running);
-    persist(*school);
+    persist(*school, /*control=*/true);
 }
 
 void SchoolsService::set_speed(const cmd::SetSpeed& command) {
     SchoolState* school = controllable_school_of(command.connection);
     if (!school || school->clock.speed_index == command.speed_index) return;  // the same speed changes nothing
-    if (sim::set_speed(school->clock, command.speed_index)) persist(*school);
+    if (sim::set_speed(school->clock, command.speed_index)) persist(*school, /*control=*/true);
 }
 
 void SchoolsService::disconnect(net::ConnectionId connection) {
@@ -120,9 +122,40 @@ void SchoolsService::disconnect(net::ConnectionId connection) {
     connections_.erase(connection);
 }
 
-void SchoolsService::persist(const SchoolState& school) {
+void SchoolsService::persist(const SchoolState& school, bool control) {
+    if (!control && !school.holds_clock) return;  // time passing is the lease holder's to write
     ++clock_updates_queued_;
-    if (store_) store_->queue_clock(school.id, school.clock.game_time_ms, school.clock.running, school.clock.speed_index);
+    if (store_) store_->queue_clock(school.id, school.clock.game_time_ms, school.clock.running, school.clock.speed_index, control);
+}
+
+void SchoolsService::follow(SharedSchoolsView view) {
+    std::map<std::int32_t, const store::SharedClockRow*> rows;
+    for (const auto& row : view.clocks) rows.emplace(row.id, &row);
+    std::vector<std::int32_t> gone;
+    for (const auto& [id, school] : schools_)
+        if (!rows.count(id) && school.added_at < view.read_at) gone.push_back(id);  // deleted through another server
+    for (const auto id : gone) remove(id);
+    for (auto& school : view.arrived) {
+        const auto removed = removed_at_.find(school.id);
+        if (rows.count(school.id) && (removed == removed_at_.end() || removed->second < view.read_at)) add(std::move(school));
+    }
+    std::erase_if(removed_at_, [&](const auto& entry) { return entry.second < view.read_at; });
+    for (const auto& [id, row] : rows) {
+        const auto found = schools_.find(id);
+        if (found == schools_.end()) continue;
+        SchoolState& school = found->second;
+        school.holds_clock = row->held_here;
+        if (row->control_seq != school.control_seq) {
+            // A pause or speed change, made here or elsewhere: everyone takes it; who does not hold
+            // the clock also takes the moment it was made.
+            school.control_seq = row->control_seq;
+            sim::set_running(school.clock, row->state.running);
+            sim::set_speed(school.clock, row->state.speed_index);
+            if (!row->held_here) school.clock.game_time_ms = row->state.game_time_ms;
+        } else if (!row->held_here && row->state.game_time_ms > school.clock.game_time_ms) {
+            school.clock.game_time_ms = row->state.game_time_ms;  // the holder is ahead: catch up, never go back
+        }
+    }
 }
 
 void SchoolsService::persist_all() {

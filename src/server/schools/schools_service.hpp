@@ -1,5 +1,6 @@
 #pragma once
 // The schools on the loop thread: their calendars, the v4 connections, and which school each watches.
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <unordered_map>
@@ -11,6 +12,7 @@
 #include "net/transport_metrics.hpp"
 #include "server/schools/school_state.hpp"
 #include "server/schools/schools_metrics.hpp"
+#include "store/shared_schools.hpp"
 
 namespace hschool::store {
 class SchoolStore;
@@ -18,7 +20,12 @@ class SchoolStore;
 
 namespace hschool::server {
 
-
+// What a shared database said (issue 34), read at `read_at` by the follower thread.
+struct SharedSchoolsView {
+    std::chrono::steady_clock::time_point read_at;
+    std::vector<store::SharedClockRow> clocks;
+    std::vector<SchoolState> arrived;  // schools of `clocks` the follower had not seen, loaded with their packs
+};
 
 class SchoolsService {
 public:
@@ -27,6 +34,7 @@ public:
 
     // The schools, for the REST API (loop thread only).
     const std::map<std::int32_t, SchoolState>& schools() const { return schools_; }
+    // A school already here is kept as it is (the follower and a create may both bring it).
     void add(SchoolState school);
     // Watchers of a deleted school get SchoolGone; false when there was no such school.
     bool remove(std::int32_t id);
@@ -44,6 +52,10 @@ public:
     void set_fanout(net::FanOut& fanout) { fanout_ = &fanout; }
     // Every clock to the store now (shutdown).
     void persist_all();
+    // Several servers on one database: schools created or deleted elsewhere come and go, every
+    // control (pause, speed) made anywhere is adopted, and a clock this server does not hold
+    // follows the database. A view read before a local change never undoes it.
+    void follow(SharedSchoolsView view);
 
     std::size_t watchers() const { return connections_.size(); }
     // Clock updates handed to the store so far (controls that change nothing hand over none).
@@ -62,13 +74,14 @@ private:
     void stop_watching(Watcher& watcher);
     SchoolState* open_school_of(net::ConnectionId id);
     net::Frame map_snapshot(SchoolState& school, protocol::v4::Locale locale);
-    void persist(const SchoolState& school);
+    void persist(const SchoolState& school, bool control = false);
 
     std::uint8_t tick_rate_;
     SchoolsMetrics& metrics_;
     store::SchoolStore* store_;
     std::uint64_t clock_updates_queued_ = 0;
     std::map<std::int32_t, SchoolState> schools_;
+    std::map<std::int32_t, std::chrono::steady_clock::time_point> removed_at_;  // so a stale view does not bring one back
     std::unordered_map<net::ConnectionId, Watcher> connections_;
     std::unordered_map<std::int32_t, net::BroadcastGroup> audiences_;  // school → its watchers
     net::NoTransportMetrics no_transport_metrics_;  // the direct fan-out has no network threads to count for

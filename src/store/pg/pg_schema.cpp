@@ -20,7 +20,8 @@ CREATE TABLE schools (
     created_at_ms        bigint  NOT NULL,
     owner_hash           text    NOT NULL DEFAULT '',
     clock_holder         text    NOT NULL DEFAULT '',
-    clock_lease_until_ms bigint  NOT NULL DEFAULT 0
+    clock_lease_until_ms bigint  NOT NULL DEFAULT 0,
+    control_seq          bigint  NOT NULL DEFAULT 0
 );
 CREATE TABLE school_mods (
     school_id bigint  NOT NULL REFERENCES schools(id) ON DELETE CASCADE,
