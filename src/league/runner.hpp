@@ -1,7 +1,8 @@
 #pragma once
 // Playing one scheduled match (issue 33). MatchRunner is the seam: the headless runner here plays
-// built-in entrants in process exactly as `hschool-hns run` does; a server-backed runner (prompt:
-// and cmd: seats, issue 33 part 3) will implement the same call. play() runs on --jobs threads at once.
+// built-in entrants in process exactly as `hschool-hns run` does; the server-backed runner of
+// `hschool-hns league` (tools/hns/server_runner.hpp: prompt: and cmd: seats through hschool-server)
+// implements the same call. play() runs on --jobs threads at once.
 #include <array>
 #include <map>
 #include <memory>
@@ -18,7 +19,7 @@ namespace hschool::league {
 struct PlayedMatch {
     std::array<double, kSeats> scores{};  // by slot
     std::string replay;                   // COWLDHNS bytes
-    std::array<std::string, kSeats> programs;  // how each cmd: seat's program ended; empty otherwise
+    std::array<std::string, kSeats> programs;  // how each cmd:/prompt: seat's program ended; empty otherwise
 };
 
 class MatchRunner {

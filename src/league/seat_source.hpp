@@ -2,8 +2,9 @@
 // Who plays an entrant's seats (issue 33). A headless league asks each entrant's source for the
 // policy that plays its three seats in process; built-ins have one. prompt: and cmd: entrants need
 // a live server (a language model asked each turn, or a program dialling its seat's /player URL),
-// so their sources have none here and the headless runner refuses them with kNeedsServer. The
-// server-backed runner will give such sources a way to seat themselves through the server.
+// so their sources have none here and the headless runner refuses them with kNeedsServer;
+// `hschool-hns league` plays their matches through hschool-server (tools/hns/server_runner.hpp:
+// src/league never depends on the server).
 #include <memory>
 
 #include "league/entrant.hpp"
@@ -11,7 +12,7 @@
 
 namespace hschool::league {
 
-inline constexpr const char* kNeedsServer = "needs a server: not yet supported by the headless league";
+inline constexpr const char* kNeedsServer = "needs a server: the headless runner plays built-ins only";
 
 class SeatSource {
 public:

@@ -2,6 +2,8 @@
 // match played.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "league_test_support.hpp"
 
 using namespace league_test;
@@ -69,11 +71,16 @@ TEST(LeagueCliHostile, BadJobsVariantAndFolder) {
     expect_refused({"--entrant", "a=builtin:burrow", "--entrant", "b=builtin:idle", "--out", ""}, "--out");
 }
 
-TEST(LeagueCliHostile, PromptAndCommandNeedAServer) {
-    expect_refused({"--entrant", "a=builtin:burrow", "--entrant", "p=prompt:policy.txt"},
-                   "entrant p (prompt:policy.txt): needs a server: not yet supported by the headless league");
-    expect_refused({"--entrant", "c=cmd:python3 seat.py {url}", "--entrant", "a=builtin:burrow"},
-                   "needs a server: not yet supported by the headless league");
+// prompt: and cmd: entrants play through the server; what they need is checked before any match.
+TEST(LeagueCliHostile, PromptAndCommandEntrantsAreCheckedFirst) {
+    expect_refused({"--entrant", "a=builtin:burrow", "--entrant", "p=prompt:no-such-policy.txt"},
+                   "entrant p (prompt:no-such-policy.txt): cannot read no-such-policy.txt");
+    const fs::path longPrompt = own_dir().string() + "-prompt.txt";
+    std::ofstream(longPrompt) << std::string(5000, 'x');
+    expect_refused({"--entrant", "a=builtin:burrow", "--entrant", "p=prompt:" + longPrompt.string()}, "is too long");
+    expect_refused({"--entrant", "c=cmd:python3 seat.py {url}", "--entrant", "a=builtin:burrow", "--server", "/no/such/server"},
+                   "--server /no/such/server: not an executable file");
+    expect_refused({"--entrant", "c=cmd:true", "--entrant", "a=builtin:burrow", "--program-grace", "0"}, "--program-grace");
 }
 
 TEST(LeagueCliHostile, NoEntrantsAtAll) {

@@ -9,8 +9,10 @@
 #include <optional>
 #include <thread>
 
+#include "child_process.hpp"
 #include "league/runner.hpp"
 #include "league/table_json.hpp"
+#include "server_runner.hpp"
 #include "sim/hns/room_files.hpp"
 
 namespace hschool::tools::hns {
@@ -29,8 +31,11 @@ std::atomic<bool> g_stop{false};
 static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
 
 extern "C" void on_stop_signal(int sig) {
-    g_stop.store(true);
-    std::signal(sig, SIG_DFL);  // a second Ctrl-C ends the process at once
+    if (!g_stop.exchange(true)) return;
+    // A second Ctrl-C ends the process at once, and its servers and seat programs with it.
+    kill_all_children_now();
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
 }
 
 int fail(const std::string& message) {
@@ -129,9 +134,29 @@ int run_league(const LeagueOptions& o) {
         return fail("--jobs must be 1 to " + std::to_string(kLeagueMaxJobs) + " (given " + std::to_string(o.jobs) + ")");
     auto schedule = make_schedule(entrants, o.matches, o.seed);
     if (!schedule) return fail(schedule.error());
-    auto runner = HeadlessRunner::create(entrants, o.variant, hschool::sim::hns::rooms_dir());
-    if (!runner) return fail(runner.error());
     if (o.out.empty()) return fail("--out DIR is required");
+    if (o.program_grace_seconds < kLeagueMinProgramGrace || o.program_grace_seconds > kLeagueMaxProgramGrace)
+        return fail("--program-grace must be " + std::to_string(kLeagueMinProgramGrace) + " to " + std::to_string(kLeagueMaxProgramGrace));
+    // Built-ins only: the headless runner alone. Otherwise the server-backed one, which still
+    // plays the built-ins' own matches headless.
+    std::unique_ptr<MatchRunner> runner;
+    const ServerRunner* serverRunner = nullptr;
+    if (needs_server(entrants)) {
+        auto server = find_server(o.server);
+        if (!server) return fail(server.error());
+        const fs::path tool = self_executable();
+        if (tool.empty()) return fail("cannot find this program's own path (/proc/self/exe) for the seat programs");
+        auto made = ServerRunner::create(entrants, ServerRunnerOptions{*server, tool, fs::absolute(o.out), o.variant,
+                                                                       std::chrono::seconds(o.program_grace_seconds)},
+                                         hschool::sim::hns::rooms_dir());
+        if (!made) return fail(made.error());
+        serverRunner = made->get();
+        runner = std::move(*made);
+    } else {
+        auto made = HeadlessRunner::create(entrants, o.variant, hschool::sim::hns::rooms_dir());
+        if (!made) return fail(made.error());
+        runner = std::move(*made);
+    }
 
     const fs::path dir(o.out);
     std::error_code ec;
@@ -151,13 +176,15 @@ int run_league(const LeagueOptions& o) {
     // The empty table first: it proves the folder writable before any match is played.
     if (auto first = write_table(info); !first) return fail(first.error());
 
-    play_matches(*schedule, **runner, dir, o.variant, jobs, o.quiet, played);
+    play_matches(*schedule, *runner, dir, o.variant, jobs, o.quiet, played);
     info.state = played.count == planned ? LeagueState::Finished : LeagueState::Stopped;
     auto table = write_table(info);
     if (!table) return fail(table.error());
     if (!played.failure.empty()) return fail(played.failure + " (the table of the " + std::to_string(played.count) +
                                               " matches played is in " + (dir / kTableFile).string() + ")");
     print_summary(*table);
+    if (serverRunner != nullptr)
+        for (const auto& line : serverRunner->notes()) std::printf("%s\n", line.c_str());
     if (info.state == LeagueState::Stopped) {
         std::fprintf(stderr, "league: stopped after %d of %d matches; %s has their table\n", played.count, planned,
                      (dir / kTableFile).string().c_str());

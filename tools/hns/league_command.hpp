@@ -1,9 +1,13 @@
 #pragma once
-// `hschool-hns league`: a league of built-in entrants played headless on --jobs threads, a replay
-// per match and the table in DIR/league.json (docs/hide-and-seek.md, "Leagues"). SIGINT or SIGTERM
-// stops handing out matches; the ones running finish and the table of what finished is written.
+// `hschool-hns league`: a league played on --jobs threads, a replay per match and the table in
+// DIR/league.json (docs/hide-and-seek.md, "Leagues"). Matches of built-ins play headless; a match
+// with a prompt: or cmd: entrant plays through hschool-server (server_runner.hpp). SIGINT or
+// SIGTERM stops handing out matches; the ones running finish and the table of what finished is
+// written; a second signal kills every child process group and ends the league at once.
 #include <string>
 #include <vector>
+
+#include "server_runner.hpp"
 
 namespace hschool::tools::hns {
 
@@ -19,6 +23,8 @@ struct LeagueOptions {
     long long seed = 0;
     long long jobs = 0;  // 0: the hardware's cores
     std::string out;
+    std::string server;  // hschool-server for prompt:/cmd: matches ("" : find it)
+    long long program_grace_seconds = kLeagueDefaultProgramGrace;
     bool quiet = false;
 };
 

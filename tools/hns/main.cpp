@@ -3,9 +3,11 @@
 //   verify FILE     exit 0 when every hash matches, 1 on a mismatch, 2 on an unreadable file
 //   info FILE       header, seats, games, final tick, results
 //   seat --url ws://HOST:PORT/player?slot=N&token=T [--scripted burrow|scatter] [--external-orders FILE|-]
+//        [--builtin idle|random --seed S] [--prompt-file FILE]
 //                   a league seat: plays the match on that socket, exit 0 when it is over
-//   league --entrant a=builtin:burrow --entrant b=builtin:idle --matches 24 --out DIR
-//                   a league played headless: replays and DIR/league.json (league_command.hpp)
+//   league --entrant a=builtin:burrow --entrant b=cmd:"python3 bot.py {url}" --matches 24 --out DIR
+//                   a league: built-ins headless, prompt:/cmd: through hschool-server; replays and
+//                   DIR/league.json (league_command.hpp)
 #include <CLI/CLI.hpp>
 #include <boost/json.hpp>
 #include <cstdio>
@@ -168,11 +170,21 @@ int main(int argc, char** argv) {
     seat->add_option("--label", seatOptions.label, "the policy label of the register record");
     seat->add_option("--connect-attempts", seatOptions.connect_attempts, "dials, 500 ms apart, before the game must listen")
         ->check(CLI::Range(1, 100000));
+    seat->add_option("--builtin", seatOptions.builtin, "play a league built-in here: idle (never presses) or random")
+        ->check(CLI::IsMember({"idle", "random"}));
+    seat->add_option("--seed", seatOptions.seed, "the match seed random draws its orders from");
+    seat->add_option("--prompt-file", seatOptions.prompt_file, "a prompt seat: register with this file's text as the prompt");
     hschool::tools::hns::LeagueOptions leagueOptions;
-    auto* league = app.add_subcommand("league", "play a league of built-in entrants headless; the table goes to DIR/league.json");
+    auto* league = app.add_subcommand("league", "play a league; the table goes to DIR/league.json");
     league->add_option("--entrant", leagueOptions.entrants,
-                       "NAME=KIND, two or more; KIND: builtin:burrow|scatter|idle|random, prompt:FILE, cmd:COMMAND")
+                       "NAME=KIND, two or more; KIND: builtin:burrow|scatter|idle|random, prompt:FILE, cmd:COMMAND "
+                       "({url} in COMMAND: the seat's /player URL)")
         ->required();
+    league->add_option("--server", leagueOptions.server,
+                       "the hschool-server binary for prompt:/cmd: matches (default: beside hschool-hns, then PATH)");
+    league->add_option("--program-grace", leagueOptions.program_grace_seconds,
+                       "seconds a cmd: program may take to take its seat before it counts as silent")
+        ->check(CLI::Range(hschool::tools::hns::kLeagueMinProgramGrace, hschool::tools::hns::kLeagueMaxProgramGrace));
     league->add_option("--matches", leagueOptions.matches, "matches per pairing (sides swapped every other match)");
     league->add_option("--variant", leagueOptions.variant, "warren, long-hall or certification");
     league->add_option("--seed", leagueOptions.seed, "the league seed; every match seed derives from it");

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "seat_session.hpp"
+#include "wire_seats.hpp"
 
 namespace hschool::tools::hns {
 
@@ -158,6 +159,29 @@ bool send_all(Socket& ws, const std::vector<protocol::Bytes>& messages) {
 
 }  // namespace
 
+bool read_prompt_file(const std::string& path, std::string& text, std::string& error) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = "cannot read " + path;
+        return false;
+    }
+    // No more than one registration's worth is read: a larger file is refused below anyway.
+    text.resize(kMaxRegistrationBytes + 1);
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    SeatPolicy policy;
+    policy.prompt = text;
+    if (registration_text(policy).size() > kMaxRegistrationBytes) {
+        error = path + " is too long: a registration with its prompt must fit " + std::to_string(kMaxRegistrationBytes) + " bytes";
+        return false;
+    }
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
+        error = path + " holds no prompt";
+        return false;
+    }
+    return true;
+}
+
 int run_seat(const SeatOptions& options) {
     std::string error;
     const auto url = parse_ws_url(options.url, error);
@@ -169,6 +193,14 @@ int run_seat(const SeatOptions& options) {
         std::fprintf(stderr, "hschool-hns seat: --scripted must be burrow or scatter\n");
         return 2;
     }
+    if (!options.builtin.empty() && options.builtin != "idle" && options.builtin != "random") {
+        std::fprintf(stderr, "hschool-hns seat: --builtin must be idle or random\n");
+        return 2;
+    }
+    if ((!options.builtin.empty()) + (!options.external_orders.empty()) + (!options.prompt_file.empty()) > 1) {
+        std::fprintf(stderr, "hschool-hns seat: --builtin, --external-orders and --prompt-file exclude each other\n");
+        return 2;
+    }
     auto source = order_source(options.external_orders, error);
     if (!options.external_orders.empty() && !source) {
         std::fprintf(stderr, "hschool-hns seat: --external-orders: %s\n", error.c_str());
@@ -178,6 +210,17 @@ int run_seat(const SeatOptions& options) {
     policy.scripted = options.scripted;
     policy.external = !options.external_orders.empty();
     policy.label = options.label;
+    if (options.builtin == "idle") {
+        policy.manual = true;  // never a 0x84: every mask is 0, as the headless idle seat's
+    } else if (options.builtin == "random") {
+        policy.external = true;
+        source = [seed = options.seed](const std::string& decision) { return random_order_json(decision, seed); };
+    }
+    if (!options.builtin.empty() && policy.label.empty()) policy.label = options.builtin;
+    if (!options.prompt_file.empty() && !read_prompt_file(options.prompt_file, policy.prompt, error)) {
+        std::fprintf(stderr, "hschool-hns seat: --prompt-file: %s\n", error.c_str());
+        return 2;
+    }
     SeatSession session(policy, std::move(source));
 
     net::io_context ioc;

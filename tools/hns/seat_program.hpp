@@ -1,7 +1,10 @@
 #pragma once
 // `hschool-hns seat`: a league seat in the box. Dials the game's /player URL (retrying while the
 // game is not listening yet), runs a SeatSession on it, re-dials a dropped socket up to six times,
-// and returns 0 once the match is over (1 when the game never accepted a connection).
+// and returns 0 once the match is over (1 when the game never accepted a connection). Besides the
+// server's baselines it plays the league's other built-ins itself (idle: a manual seat that never
+// presses; random: an external seat, wire_seats.hpp) and prompt seats (the server asks the model).
+#include <cstdint>
 #include <string>
 
 namespace hschool::tools::hns {
@@ -15,8 +18,15 @@ struct SeatOptions {
     std::string scripted = "burrow";
     std::string external_orders;   // "": scripted; "-": decisions on stdout, orders from stdin; else a JSON-lines file
     std::string label;
+    std::string builtin;           // "": as above; idle | random: played by this program
+    std::int64_t seed = 0;         // random's draws: the match seed
+    std::string prompt_file;       // a prompt seat: the file's text is the registration's prompt
     int connect_attempts = kSeatConnectAttempts;
 };
+
+// A prompt file's text, or why it cannot be a seat's prompt (unreadable, or too long for one
+// registration); shared with `league`, which checks prompt: entrants before any match starts.
+bool read_prompt_file(const std::string& path, std::string& text, std::string& error);
 
 int run_seat(const SeatOptions& options);
 

@@ -17,13 +17,16 @@ protocol::Bytes ready() { return {sv::id::kPlayerReady}; }
 }  // namespace
 
 std::string registration_text(const SeatPolicy& policy) {
-    std::string label = policy.label.empty() ? (policy.external ? "external" : policy.scripted) : policy.label;
+    const bool byServer = !policy.external && !policy.manual;  // the server plays a baseline for it
+    std::string label = policy.label;
+    if (label.empty()) label = policy.external ? "external" : policy.manual ? "manual" : !policy.prompt.empty() ? "prompt" : policy.scripted;
     if (label.size() > kMaxPolicyLabelChars) label.resize(kMaxPolicyLabelChars);
-    json::object o{{"type", "register"}, {"prompt", ""}, {"policy", label}};
-    // An external seat names no baseline (JSON null), as the reference's does for a non-scripted seat.
-    if (policy.external) o["scripted"] = nullptr;
-    else o["scripted"] = policy.scripted;
+    json::object o{{"type", "register"}, {"prompt", policy.prompt}, {"policy", label}};
+    // A seat the server does not script names no baseline (JSON null), as the reference's does.
+    if (byServer) o["scripted"] = policy.scripted;
+    else o["scripted"] = nullptr;
     if (policy.external) o["mode"] = "external";
+    else if (policy.manual) o["mode"] = "manual";
     return json::serialize(o);
 }
 

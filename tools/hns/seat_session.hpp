@@ -16,14 +16,19 @@ namespace hschool::tools::hns {
 inline constexpr int kRegistrationResends = 10;  // re-sends after the first, ~1 s apart
 inline constexpr int kResendEveryFrames = 24;    // ~1 s of frames at 24 Hz
 inline constexpr std::size_t kMaxPolicyLabelChars = 64;
+// The server cuts a 0x81 chat longer than this (server/hns/limits.hpp kMaxInputTextBytes): a
+// registration must fit whole, prompt included.
+inline constexpr std::size_t kMaxRegistrationBytes = 4096;
 
 struct SeatPolicy {
     std::string scripted = "burrow";  // burrow | scatter: the baseline a scripted seat plays
     bool external = false;            // the seat answers the server's decisions itself
-    std::string label;                // the register record's policy ("" : the baseline's or "external")
+    std::string label;                // the register record's policy ("" : the baseline's, "external" or "manual")
+    std::string prompt{};             // a prompt seat: the server asks a model with this guidance
+    bool manual = false;              // a manual seat: its cog moves only by 0x84 masks (idle sends none)
 };
 
-// The registration JSON: {"type":"register","prompt":"","policy":…,"scripted":…[,"mode":"external"]}.
+// The registration JSON: {"type":"register","prompt":…,"policy":…,"scripted":…[,"mode":"external"|"manual"]}.
 std::string registration_text(const SeatPolicy& policy);
 
 class SeatSession {
