@@ -90,6 +90,8 @@ struct Metrics::Families {
     prometheus::Histogram* hns_decision_latency = nullptr;
     prometheus::Family<prometheus::Counter>* hns_fallbacks = nullptr;
     prometheus::Family<prometheus::Counter>* hns_refused = nullptr;
+    prometheus::Gauge* hns_leagues_running = nullptr;
+    prometheus::Counter* hns_league_matches = nullptr;
     prometheus::Family<prometheus::Counter>* refused = nullptr;
     prometheus::Family<prometheus::Counter>* peer_timeouts = nullptr;
     prometheus::Counter* accept_errors = nullptr;
@@ -163,6 +165,8 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
     for (const char* cause : {"timeout", "parse_error", "transport_error", "throttled", "no_credentials", "budget_guard"})
         f_->hns_fallbacks->Add({{"cause", cause}});
     f_->hns_refused = &BuildCounter().Name("hschool_hns_refused_total").Help("Hide-and-seek requests, sockets and messages refused by a budget, by budget").Register(*registry_);
+    f_->hns_leagues_running = &BuildGauge().Name("hschool_hns_leagues_running").Help("Hide-and-seek leagues playing their matches (issue 33)").Register(*registry_).Add({});
+    f_->hns_league_matches = &BuildCounter().Name("hschool_hns_league_matches_total").Help("Matches leagues played and archived").Register(*registry_).Add({});
     f_->store_errors = &BuildCounter().Name("hschool_store_errors_total").Help("Database writes that failed: clock batches, creates, deletes").Register(*registry_).Add({});
 }
 
@@ -226,6 +230,8 @@ void Metrics::viewer_resyncs(const char* stream, std::size_t count) {
 void Metrics::decision_latency(double seconds) { f_->hns_decision_latency->Observe(seconds); }
 void Metrics::fallback(const char* cause) { f_->hns_fallbacks->Add({{"cause", cause}}).Increment(); }
 void Metrics::refused(const char* reason) { f_->hns_refused->Add({{"reason", reason}}).Increment(); }
+void Metrics::leagues_running(int delta) { f_->hns_leagues_running->Increment(delta); }
+void Metrics::league_match_played() { f_->hns_league_matches->Increment(); }
 
 std::string Metrics::render() const { return prometheus::TextSerializer().Serialize(registry_->Collect()); }
 

@@ -76,6 +76,8 @@ public:
     void decision_latency(double seconds) override;
     void fallback(const char* cause) override;
     void refused(const char* reason) override;
+    void leagues_running(int delta) override;  // hschool_hns_leagues_running
+    void league_match_played() override;       // hschool_hns_league_matches_total
 
     // The Prometheus text exposition format.
     std::string render() const;

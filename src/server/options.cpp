@@ -71,6 +71,12 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
     app.add_option("--hns-max-replay-viewers-per-ip", o.hns_max_replay_viewers_per_ip, "/replay sockets from one address (more: 429; 0: no cap)");
     app.add_option("--hns-max-ticks-per-second", o.hns_max_ticks_per_second, "Fast mode's ceiling: ticks a match may step per second")
         ->check(CLI::Range(24, 1'000'000));
+    app.add_option("--hns-max-leagues", o.hns_max_leagues, "Leagues that may run at once (more: 503)")->check(CLI::Range(1, 1024));
+    app.add_option("--hns-max-leagues-per-ip", o.hns_max_leagues_per_ip, "Running leagues one client address may have (more: 429; 0: no cap)");
+    app.add_option("--hns-max-league-matches", o.hns_max_league_matches, "Matches in one league, pairings x matches (more: 400)")
+        ->check(CLI::Range(1, hschool::league::kMaxPlannedMatches));
+    app.add_option("--hns-league-jobs", o.hns_league_jobs, "League matches played at once by all leagues, each on a low-priority thread")
+        ->check(CLI::Range(1, hns::kMaxLeagueJobs));
     std::string access;
     app.add_option("--access", access,
                    "Who may end or change what: open (anyone, as the reference) or owners (the owner's or the operator's token). "

@@ -9,6 +9,7 @@
 #include "server/access.hpp"
 #include "server/hns/dropin_env.hpp"
 #include "server/hns/hub.hpp"
+#include "server/hns/league_hub.hpp"
 #include "net/network.hpp"
 #include "server/limits.hpp"
 #include "sim/arena/arena_settings.hpp"
@@ -39,6 +40,12 @@ struct ServerOptions {
     std::size_t hns_max_replay_viewers = hns::kMaxReplayViewers;
     std::size_t hns_max_replay_viewers_per_ip = hns::kDefaultMaxReplayViewersPerAddress;
     int hns_max_ticks_per_second = hns::kDefaultMaxTicksPerSecond;
+    // Leagues (issue 33): running at once in all and per address, matches in one league, and the
+    // matches all leagues play at once on their low-priority threads.
+    std::size_t hns_max_leagues = hns::kDefaultMaxLeagues;
+    std::size_t hns_max_leagues_per_ip = hns::kDefaultMaxLeaguesPerAddress;
+    int hns_max_league_matches = hns::kDefaultMaxLeagueMatches;
+    int hns_league_jobs = hns::kDefaultLeagueJobs;
     hns::DropInEnv dropin;
     // Who may change what (README "Running it in public"): --access, else by the listen address.
     AccessMode access = AccessMode::Open;

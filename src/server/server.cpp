@@ -13,6 +13,8 @@
 #include "server/hns/llm_settings.hpp"
 #include "server/hns/client_pages.hpp"
 #include "server/hns/dropin.hpp"
+#include "server/hns/league_hub.hpp"
+#include "server/hns/league_routes.hpp"
 #include "server/hns/routes.hpp"
 #include "server/hns/sockets.hpp"
 #include "net/http_router.hpp"
@@ -148,6 +150,19 @@ int run_server(const ServerOptions& options) {
     }
     hns::HnsHub hub(hub_options, archive.get(), metrics);
     if (options.dropin.active) arm_dropin(hub, options.dropin);
+    // Leagues (issue 33): in memory, their matches archived beside the others under the hub's ids.
+    hns::LeagueOptions league_options;
+    league_options.max_running = options.hns_max_leagues;
+    league_options.max_running_per_address = options.hns_max_leagues_per_ip;
+    league_options.max_matches = options.hns_max_league_matches;
+    league_options.jobs = options.hns_league_jobs;
+    league_options.model_configured = hns::process_llm_settings().transport != hns::LlmTransport::None;
+    league_options.access = hub_options.access;
+    if (options.dropin.replay)
+        league_options.disabled = hns::HubError{409, "replay-mode", "this server plays back one replay (replay mode); no league can be started"};
+    else if (options.dropin.active)
+        league_options.disabled = hns::HubError{409, "league-match-only", "this server runs the league's match only (drop-in mode); no league can be started"};
+    hns::LeagueHub leagues(league_options, archive.get(), [&hub] { return hub.new_match_id(); }, metrics);
 
     net::HttpRouter router;
     // No cross-site writes in any mode: a page elsewhere must not drive a visitor's browser into ours.
@@ -165,6 +180,7 @@ int run_server(const ServerOptions& options) {
         router, [&loop](std::function<void(SchoolsService&)> job) { loop.post(cmd::Task{[job = std::move(job)](World& owned) { job(owned.schools); }}); },
         library, **store, store_worker, store_health, access.ownership());
     add_hns_routes(router, hub, HnsRouteOptions{access.owners(), options.network.allowed_origins, options.dropin.active || options.dropin.replay});
+    add_hns_league_routes(router, leagues, access.owners());
     auto files = net::static_files(web_root);
     add_hns_client_pages(router, hub, files);  // before the catch-all below: the runner probes them
     router.set_fallback(std::move(files));
@@ -178,6 +194,7 @@ int run_server(const ServerOptions& options) {
         spdlog::error("event=startup_failed reason=\"hide-and-seek: {}\"", error);
         return 1;
     }
+    leagues.start();  // after the hub: its ids continue from the archive's
     arena.set_fanout(network.fanout());
     schools.set_fanout(network.fanout());
     loop.start();
@@ -192,6 +209,7 @@ int run_server(const ServerOptions& options) {
     health = Health::Draining;
     spdlog::info("event=shutdown_started");
     network.close_all_connections();
+    leagues.stop();  // a league match being played finishes (well under a second) and is not archived
     hub.stop();  // matches end (their sockets are already closing); nothing is archived mid-match
     // Before the loop stops, so the tasks its last job posts still run and answer; queued jobs get 503.
     store_worker.stop();

@@ -33,15 +33,21 @@ CREATE TABLE IF NOT EXISTS hns_matches (
     results_json   TEXT    NOT NULL,
     summary_json   TEXT    NOT NULL,
     replay_bytes   INTEGER NOT NULL CHECK (replay_bytes >= 0),
-    owner_hash     TEXT    NOT NULL DEFAULT ''
+    owner_hash     TEXT    NOT NULL DEFAULT '',
+    kind           TEXT    NOT NULL DEFAULT 'match'
 ) STRICT;
 CREATE INDEX IF NOT EXISTS hns_matches_by_finish ON hns_matches (finished_at_ms);
 )sql";
 
 constexpr const char* kColumns =
-    "id, variant, finished_at_ms, final_tick, end_reason, results_json, summary_json, replay_bytes, owner_hash";
+    "id, variant, finished_at_ms, final_tick, end_reason, results_json, summary_json, replay_bytes, owner_hash, kind";
 // Archives written before owners existed lack the column; their matches belong to the operator.
 constexpr const char* kAddOwnerColumn = "ALTER TABLE hns_matches ADD COLUMN owner_hash TEXT NOT NULL DEFAULT ''";
+// Archives written before leagues (issue 33) lack the kind; every row of theirs is a match of its own.
+constexpr const char* kAddKindColumn = "ALTER TABLE hns_matches ADD COLUMN kind TEXT NOT NULL DEFAULT 'match'";
+// After the column exists: a kind's list and trim walk its rows newest first.
+constexpr const char* kCreateKindIndex =
+    "CREATE INDEX IF NOT EXISTS hns_matches_by_kind ON hns_matches (kind, finished_at_ms)";
 
 bool has_column(SQLite::Database& db, const char* schema, const char* table, const char* column) {
     SQLite::Statement info(db, "SELECT 1 FROM pragma_table_info(?, ?) WHERE name = ?");
@@ -123,6 +129,7 @@ ArchivedMatch read_row(SQLite::Statement& row) {
     match.results_json = row.getColumn(5).getString();
     match.summary_json = row.getColumn(6).getString();
     match.owner_hash = row.getColumn(8).getString();
+    match.kind = row.getColumn(9).getString();
     return match;
 }
 
@@ -178,6 +185,8 @@ Expected<std::unique_ptr<HnsArchive>, StoreError> HnsArchive::open(const std::fi
         SQLite::Transaction transaction(*db, SQLite::TransactionBehavior::IMMEDIATE);
         db->exec(kCreateTable);
         if (!has_column(*db, "main", "hns_matches", "owner_hash")) db->exec(kAddOwnerColumn);
+        if (!has_column(*db, "main", "hns_matches", "kind")) db->exec(kAddKindColumn);
+        db->exec(kCreateKindIndex);
         // A table of the same name with another layout would fail here rather than on first use.
         SQLite::Statement probe(*db, std::string("SELECT ") + kColumns + " FROM hns_matches LIMIT 0");
         transaction.commit();
@@ -255,6 +264,8 @@ std::optional<StoreError> HnsArchive::sweep_locked() {
 Expected<void, StoreError> HnsArchive::save(const ArchivedMatch& match, std::string_view replay_bytes) {
     if (!is_valid_archived_match_id(match.id))
         return unexpected(io_error("invalid match id (want [A-Za-z0-9_-]{1,32}): refusing to name a file after it"));
+    if (match.kind != kArchiveKindMatch && match.kind != kArchiveKindLeague)
+        return unexpected(io_error("unknown archive kind '" + match.kind.substr(0, kMaxArchivedIdBytes) + "' of " + match.id));
     if (replay_bytes.size() > kMaxArchivedReplayBytes) {
         return unexpected(StoreError{StoreErrorKind::LimitReached,
                                      "replay of " + match.id + " is " + std::to_string(replay_bytes.size()) +
@@ -282,7 +293,7 @@ Expected<void, StoreError> HnsArchive::save(const ArchivedMatch& match, std::str
         file_written = true;
 
         SQLite::Statement insert(*db_, std::string("INSERT INTO hns_matches (") + kColumns +
-                                           ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                                           ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
         insert.bind(1, match.id);
         insert.bind(2, match.variant);
         insert.bind(3, match.finished_at_ms);
@@ -292,6 +303,7 @@ Expected<void, StoreError> HnsArchive::save(const ArchivedMatch& match, std::str
         insert.bind(7, match.summary_json);
         insert.bind(8, static_cast<std::int64_t>(replay_bytes.size()));
         insert.bind(9, match.owner_hash);
+        insert.bind(10, match.kind);
         insert.exec();
         transaction.commit();
         return {};
@@ -304,15 +316,16 @@ Expected<void, StoreError> HnsArchive::save(const ArchivedMatch& match, std::str
     }
 }
 
-Expected<std::vector<ArchivedMatch>, StoreError> HnsArchive::list(std::size_t limit) {
+Expected<std::vector<ArchivedMatch>, StoreError> HnsArchive::list(std::size_t limit, std::string_view kind) {
     const std::lock_guard lock(read_mutex_);
     try {
         std::vector<ArchivedMatch> matches;
         if (limit == 0) return matches;
         const auto max = static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max());
         SQLite::Statement select(*reader_, std::string("SELECT ") + kColumns +
-                                               " FROM hns_matches ORDER BY finished_at_ms DESC, rowid DESC LIMIT ?");
-        select.bind(1, static_cast<std::int64_t>(limit < max ? limit : max));
+                                               " FROM hns_matches WHERE kind = ? ORDER BY finished_at_ms DESC, rowid DESC LIMIT ?");
+        select.bind(1, std::string(kind));
+        select.bind(2, static_cast<std::int64_t>(limit < max ? limit : max));
         while (select.executeStep()) matches.push_back(read_row(select));
         return matches;
     } catch (const SQLite::Exception& e) {
@@ -417,6 +430,30 @@ Expected<bool, StoreError> HnsArchive::remove(const std::string& id) {
     return true;
 }
 
+Expected<std::size_t, StoreError> HnsArchive::trim(std::string_view kind, std::size_t keep) {
+    std::vector<std::string> ids;
+    try {
+        const std::lock_guard lock(read_mutex_);
+        const auto max = static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max());
+        SQLite::Statement select(*reader_, "SELECT id FROM hns_matches WHERE kind = ? "
+                                           "ORDER BY finished_at_ms DESC, rowid DESC LIMIT -1 OFFSET ?");
+        select.bind(1, std::string(kind));
+        select.bind(2, static_cast<std::int64_t>(keep < max ? keep : max));
+        while (select.executeStep()) ids.push_back(select.getColumn(0).getString());
+    } catch (const SQLite::Exception& e) {
+        return unexpected(statement_error(e));
+    } catch (const std::exception& e) {
+        return unexpected(io_error(e.what()));
+    }
+    std::size_t removed = 0;
+    for (auto it = ids.rbegin(); it != ids.rend(); ++it) {  // the oldest first
+        auto gone = remove(*it);
+        if (!gone) return unexpected(std::move(gone.error()));
+        removed += *gone ? 1 : 0;
+    }
+    return removed;
+}
+
 Expected<std::int64_t, StoreError> HnsArchive::max_numeric_id() {
     const std::lock_guard lock(read_mutex_);
     try {
@@ -447,11 +484,12 @@ Expected<std::size_t, StoreError> HnsArchive::import_locked(const std::filesyste
         std::size_t moved = 0;
         try {
             const bool owners = has_column(*db_, "legacy", "hns_matches", "owner_hash");
+            const bool kinds = has_column(*db_, "legacy", "hns_matches", "kind");
             SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
             moved = static_cast<std::size_t>(db_->exec(
                 std::string("INSERT OR IGNORE INTO main.hns_matches (") + kColumns + ") SELECT id, variant, finished_at_ms, "
                 "final_tick, end_reason, results_json, summary_json, replay_bytes, " + (owners ? "owner_hash" : "''") +
-                " FROM legacy.hns_matches"));
+                ", " + (kinds ? "kind" : "'match'") + " FROM legacy.hns_matches"));
             db_->exec("DROP TABLE legacy.hns_matches");
             transaction.commit();
         } catch (...) {

@@ -30,6 +30,10 @@ inline constexpr std::size_t kMaxArchivedIdBytes = 32;
 // Replay files are <id> + this suffix; a save writes <id> + this + kArchiveTempSuffix first.
 inline constexpr const char* kArchivedReplaySuffix = ".cowldhns";
 inline constexpr const char* kArchiveTempSuffix = ".tmp";
+// What a row is (issue 33): a match of its own, or one a league played. Each kind is listed and
+// bounded on its own, so a league's thousand matches never push ordinary matches out of history.
+inline constexpr const char* kArchiveKindMatch = "match";
+inline constexpr const char* kArchiveKindLeague = "league";
 
 struct ArchivedMatch {
     std::string id;                   // e.g. "m12" — [A-Za-z0-9_-]{1,32}; anything else is refused (it names a file)
@@ -40,6 +44,7 @@ struct ArchivedMatch {
     std::string results_json;         // the sim's results document
     std::string summary_json;         // the server's match summary at the end (seats, policies), opaque here
     std::string owner_hash;           // SHA-256 of the creator's owner token; "" when only the operator owns it
+    std::string kind = kArchiveKindMatch;  // kArchiveKindMatch or kArchiveKindLeague
 };
 
 // True for [A-Za-z0-9_-]{1,kMaxArchivedIdBytes}.
@@ -73,8 +78,12 @@ public:
     // over kMaxArchivedJsonBytes (LimitReached).
     Expected<void, StoreError> save(const ArchivedMatch& match, std::string_view replay_bytes);
 
-    // At most `limit` matches, newest finished_at_ms first (ties: the later save first).
-    Expected<std::vector<ArchivedMatch>, StoreError> list(std::size_t limit);
+    // At most `limit` matches of one kind, newest finished_at_ms first (ties: the later save first).
+    Expected<std::vector<ArchivedMatch>, StoreError> list(std::size_t limit, std::string_view kind = kArchiveKindMatch);
+
+    // Removes the matches of one kind past the newest `keep` (as remove() does, oldest first); how
+    // many went.
+    Expected<std::size_t, StoreError> trim(std::string_view kind, std::size_t keep);
 
     // The row of one match, or nullopt for an unknown id. Does not check the replay file.
     Expected<std::optional<ArchivedMatch>, StoreError> get(const std::string& id);

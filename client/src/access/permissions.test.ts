@@ -14,7 +14,7 @@ import {
   schoolSocketTokens,
   watchSocketParams,
 } from './permissions';
-import type { Credential } from './permissions';
+import type { Credential, Subject } from './permissions';
 
 const OWNER = 'b'.repeat(64);
 const OPERATOR = 'c'.repeat(64);
@@ -83,7 +83,7 @@ describe('how the credential travels', () => {
 
 describe('a refusal in words', () => {
   const problem = (status: number, code: string) => ({ status, code, title: 'x', detail: 'y' });
-  const cases: Array<[number, string, Credential['kind'], 'school' | 'match', string]> = [
+  const cases: Array<[number, string, Credential['kind'], Subject, string]> = [
     [401, 'unauthorized', 'none', 'school', 'access.unauthorized.school'],
     [401, 'unauthorized', 'none', 'match', 'access.unauthorized.match'],
     [403, 'forbidden', 'operator', 'school', 'access.operatorWrong'],
@@ -93,6 +93,9 @@ describe('a refusal in words', () => {
     [403, 'forbidden', 'none', 'match', 'access.notOwner.match'],
     [403, 'forbidden-origin', 'owner', 'school', 'access.forbiddenOrigin'],
     [403, 'http-403', 'operator', 'school', 'access.operatorWrong'], // a body that was no problem
+    [401, 'unauthorized', 'none', 'league', 'access.unauthorized.league'],
+    [403, 'forbidden', 'owner', 'league', 'access.notOwner.league'],
+    [403, 'forbidden', 'operator', 'league', 'access.operatorWrong'],
   ];
   it.each(cases)('%i %s with %s credential on a %s', (status, code, sent, subject, key) => {
     expect(accessProblemKey(problem(status, code), sent, subject)).toBe(key);

@@ -42,16 +42,16 @@ export function watchSocketParams(matchId: string, credential: Credential): Reco
   return credential.kind === 'none' ? { match: matchId } : { match: matchId, ownerToken: credential.token };
 }
 
-export type Subject = 'school' | 'match';
+export type Subject = 'school' | 'match' | 'league';
 
 // A refusal of a credential, worded by what was sent: nothing (401), the operator's token or an
 // owner's (403). null for every other problem, which keeps its usual message.
 export function accessProblemKey(problem: Problem, sent: Credential['kind'], subject: Subject): MessageKey | null {
   if (problem.code === 'forbidden-origin') return 'access.forbiddenOrigin';
-  if (problem.status === 401 || problem.code === 'unauthorized') return subject === 'school' ? 'access.unauthorized.school' : 'access.unauthorized.match';
+  if (problem.status === 401 || problem.code === 'unauthorized') return `access.unauthorized.${subject}`;
   if (problem.status === 403 || problem.code === 'forbidden') {
     if (sent === 'operator') return 'access.operatorWrong';
-    return subject === 'school' ? 'access.notOwner.school' : 'access.notOwner.match';
+    return `access.notOwner.${subject}`;
   }
   return null;
 }

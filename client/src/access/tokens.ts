@@ -1,6 +1,6 @@
 // The credentials this browser holds: owner tokens of the schools and matches it created (the server
 // gives each one once, in the 201 body) and the operator's token pasted in the settings.
-export type OwnedKind = 'school' | 'hns';
+export type OwnedKind = 'school' | 'hns' | 'league';
 
 // What the store needs of localStorage; a Map-backed one stands in when storage is disabled.
 export interface KeyValueStorage {

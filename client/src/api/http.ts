@@ -19,7 +19,7 @@ export async function requestJson<T>(method: string, url: string, body?: unknown
     const response = await fetch(url, init);
     const text = await response.text();
     const parsed = parseJson(text);
-    if (!response.ok) return { ok: false, problem: problemFromResponse(response.status, parsed) };
+    if (!response.ok) return { ok: false, problem: problemFromResponse(response.status, parsed, response.headers.get('Retry-After')) };
     return { ok: true, data: parsed as T };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { en, ru } from '../i18n/dictionary';
-import { describeProblem, problemFromResponse } from './problems';
+import { MAX_RETRY_AFTER_S, describeProblem, parseRetryAfter, problemFromResponse } from './problems';
 
 describe('describeProblem', () => {
   it.each([
@@ -50,5 +50,26 @@ describe('problemFromResponse', () => {
   it('keeps the code of an owners-mode refusal', () => {
     const body = { type: 'about:blank', title: 'Forbidden', status: 403, detail: 'wrong token', code: 'forbidden' };
     expect(problemFromResponse(403, body)).toEqual({ status: 403, code: 'forbidden', title: 'Forbidden', detail: 'wrong token' });
+  });
+});
+
+describe('Retry-After', () => {
+  const now = Date.parse('2025-01-01T00:00:00Z');
+
+  it('reads seconds and HTTP dates, and nothing else', () => {
+    expect(parseRetryAfter('7', now)).toBe(7);
+    expect(parseRetryAfter(' 0 ', now)).toBe(0);
+    expect(parseRetryAfter('Wed, 01 Jan 2025 00:00:30 GMT', now)).toBe(30);
+    expect(parseRetryAfter('Tue, 31 Dec 2024 23:00:00 GMT', now)).toBe(0); // already past
+    expect(parseRetryAfter('99999999999', now)).toBe(MAX_RETRY_AFTER_S);
+    for (const bad of [null, undefined, '', '-3', '1.5', 'soon', '12 seconds', '0x10']) expect(parseRetryAfter(bad, now)).toBeNull();
+  });
+
+  it('rides on the problem and picks the words of a 429 or a busy 503', () => {
+    const limited = problemFromResponse(429, { code: 'too-many-leagues', detail: '4 running' }, '12');
+    expect(limited).toEqual({ status: 429, code: 'too-many-leagues', detail: '4 running', retryAfter: 12 });
+    expect(describeProblem(limited).key).toBe('problem.too-many-requests');
+    expect(describeProblem(problemFromResponse(503, null, '5')).key).toBe('problem.busy');
+    expect(problemFromResponse(503, null, 'later')).toEqual({ status: 503, code: 'http-503' });
   });
 });

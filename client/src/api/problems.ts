@@ -6,6 +6,7 @@ export interface Problem {
   code: string;
   title?: string;
   detail?: string;
+  retryAfter?: number; // seconds, from a 429's or 503's Retry-After
 }
 
 export type ProblemField = 'name' | 'startDate' | 'mods' | 'map' | 'form';
@@ -31,6 +32,8 @@ export function describeProblem(problem: Problem): { key: MessageKey; field: Pro
   if (problem.status === 404) return { key: 'problem.not-found', field: 'form' };
   if (problem.status === 401) return { key: 'problem.unauthorized', field: 'form' };
   if (problem.status === 403) return { key: 'problem.forbidden', field: 'form' };
+  if (problem.status === 429) return { key: 'problem.too-many-requests', field: 'form' };
+  if (problem.status === 503 && problem.retryAfter !== undefined) return { key: 'problem.busy', field: 'form' };
   if (problem.status >= 500) return { key: 'problem.server-error', field: 'form' };
   if (problem.status >= 400) return { key: 'problem.bad-request', field: 'form' };
   return { key: 'problem.unknown', field: 'form' };
@@ -38,8 +41,21 @@ export function describeProblem(problem: Problem): { key: MessageKey; field: Pro
 
 const GENERIC_CODE_BY_STATUS: Record<number, string> = { 404: 'not-found' };
 
+// Retry-After in seconds: delta-seconds, or an HTTP date turned into the seconds until it (at
+// least 0); null for anything else. Capped at a day, so a wild value never reads as forever.
+export const MAX_RETRY_AFTER_S = 86_400;
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | null {
+  const text = (value ?? '').trim();
+  if (text === '') return null;
+  if (/^\d{1,12}$/.test(text)) return Math.min(Number(text), MAX_RETRY_AFTER_S);
+  if (!/[a-z]/i.test(text)) return null;
+  const at = Date.parse(text);
+  if (!Number.isFinite(at)) return null;
+  return Math.min(Math.max(0, Math.ceil((at - now) / 1000)), MAX_RETRY_AFTER_S);
+}
+
 // Reads a problem body defensively: a proxy or a crash may answer with HTML or nothing at all.
-export function problemFromResponse(status: number, body: unknown): Problem {
+export function problemFromResponse(status: number, body: unknown, retryAfter: string | null = null): Problem {
   const object = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
   const problem: Problem = {
@@ -50,5 +66,7 @@ export function problemFromResponse(status: number, body: unknown): Problem {
   const detail = text(object.detail);
   if (title) problem.title = title;
   if (detail) problem.detail = detail;
+  const wait = parseRetryAfter(retryAfter);
+  if (wait !== null) problem.retryAfter = wait;
   return problem;
 }

@@ -5,6 +5,8 @@ import { language, onLanguageChange, setLanguage, t } from '../i18n/i18n';
 import type { Language, MessageKey } from '../i18n/i18n';
 import { h, replaceChildren } from '../ui/dom';
 import { ArenaView } from '../views/arenaView';
+import { HnsLeagueView } from '../views/hnsLeagueView';
+import { HnsLeaguesView } from '../views/hnsLeaguesView';
 import { HnsMatchesView } from '../views/hnsMatchesView';
 import { HnsPlayView } from '../views/hnsPlayView';
 import { HnsReplayView } from '../views/hnsReplayView';
@@ -122,5 +124,7 @@ function createView(route: Route): View {
     case 'hnsPlay': return new HnsPlayView(route.match, route.slot, route.token);
     case 'hnsReplay': return new HnsReplayView(route.match);
     case 'hnsResults': return new HnsResultsView(route.match);
+    case 'hnsLeagues': return new HnsLeaguesView();
+    case 'hnsLeague': return new HnsLeagueView(route.league);
   }
 }

@@ -18,6 +18,11 @@ describe('hash routes', () => {
     ['#/hns/replay/m12', { name: 'hnsReplay', match: 'm12' }],
     ['#/hns/results/m12', { name: 'hnsResults', match: 'm12' }],
     ['#/hns/watch/m3%20x', { name: 'menu' }],
+    ['#/hns/leagues', { name: 'hnsLeagues' }],
+    ['#/hns/leagues/', { name: 'hnsLeagues' }],
+    ['#/hns/leagues/l7', { name: 'hnsLeague', league: 'l7' }],
+    ['#/hns/leagues/l7/x', { name: 'menu' }],
+    ['#/hns/leagues/l%207', { name: 'menu' }],
   ])('parses %j', (hash, route) => {
     expect(parseRoute(hash)).toEqual(route);
   });
@@ -32,6 +37,8 @@ describe('hash routes', () => {
       { name: 'hnsPlay', match: 'm1', slot: 5 },
       { name: 'hnsReplay', match: 'm1' },
       { name: 'hnsResults', match: 'm1' },
+      { name: 'hnsLeagues' },
+      { name: 'hnsLeague', league: 'l1' },
     ];
     for (const route of routes) expect(parseRoute(routeHash(route))).toEqual(route);
   });

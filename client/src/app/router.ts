@@ -1,5 +1,6 @@
 // Hash routes: #/ the menu, #/school/3 a school, #/arena the arena, #/hns hide-and-seek matches,
-// #/hns/watch/m3, #/hns/play/m3/0 (a seat), #/hns/replay/m3 and #/hns/results/m3.
+// #/hns/watch/m3, #/hns/play/m3/0 (a seat), #/hns/replay/m3 and #/hns/results/m3; leagues at
+// #/hns/leagues and #/hns/leagues/l1.
 export type Route =
   | { name: 'menu' }
   | { name: 'school'; id: number }
@@ -8,10 +9,14 @@ export type Route =
   | { name: 'hnsWatch'; match: string }
   | { name: 'hnsPlay'; match: string; slot: number; token?: string }
   | { name: 'hnsReplay'; match: string }
-  | { name: 'hnsResults'; match: string };
+  | { name: 'hnsResults'; match: string }
+  | { name: 'hnsLeagues' }
+  | { name: 'hnsLeague'; league: string };
 
 // Match ids are short server tokens ("m3"); anything else is not a route.
 const MATCH_ID = '([A-Za-z0-9_-]{1,64})';
+// League ids ("l1") are tokens of the same shape.
+export const isRouteId = (id: string): boolean => new RegExp(`^${MATCH_ID}$`).test(id);
 
 export function parseRoute(hash: string): Route {
   const path = hash.replace(/^#/, '') || '/';
@@ -19,6 +24,9 @@ export function parseRoute(hash: string): Route {
   if (school) return { name: 'school', id: Number(school[1]) };
   if (/^\/arena\/?$/.test(path)) return { name: 'arena' };
   if (/^\/hns\/?$/.test(path)) return { name: 'hns' };
+  if (/^\/hns\/leagues\/?$/.test(path)) return { name: 'hnsLeagues' };
+  const league = new RegExp(`^/hns/leagues/${MATCH_ID}/?$`).exec(path);
+  if (league) return { name: 'hnsLeague', league: league[1]! };
   const play = new RegExp(`^/hns/play/${MATCH_ID}/(\\d{1,2})/?$`).exec(path);
   if (play) return { name: 'hnsPlay', match: play[1]!, slot: Number(play[2]) };
   const other = new RegExp(`^/hns/(watch|replay|results)/${MATCH_ID}/?$`).exec(path);
@@ -41,6 +49,8 @@ export function routeHash(route: Route): string {
     case 'hnsPlay': return `#/hns/play/${route.match}/${route.slot}`;
     case 'hnsReplay': return `#/hns/replay/${route.match}`;
     case 'hnsResults': return `#/hns/results/${route.match}`;
+    case 'hnsLeagues': return '#/hns/leagues';
+    case 'hnsLeague': return `#/hns/leagues/${route.league}`;
   }
 }
 

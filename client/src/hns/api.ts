@@ -73,12 +73,13 @@ export interface MatchDetail extends MatchSummary {
   results: MatchResults | null;
 }
 
-type Json = Record<string, unknown>;
-const asObject = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
-const num = (value: unknown, fallback: number): number => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
-const numOrNull = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-const str = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
-const oneOf = <T extends string>(value: unknown, options: readonly T[], fallback: T): T =>
+// The defensive readers, shared with the other /api/hns documents (leagues/decode.ts).
+export type Json = Record<string, unknown>;
+export const asObject = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
+export const num = (value: unknown, fallback: number): number => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
+export const numOrNull = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+export const str = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
+export const oneOf = <T extends string>(value: unknown, options: readonly T[], fallback: T): T =>
   (options as readonly unknown[]).includes(value) ? (value as T) : fallback;
 
 const PHASES = ['lobby', 'playing', 'game_over', 'finished', 'stopped'] as const;
@@ -146,7 +147,7 @@ export function parseVariants(raw: unknown): string[] {
   return Array.isArray(list) ? list.filter((v): v is string => typeof v === 'string' && v !== '') : [];
 }
 
-const at = (value: unknown, index: number): unknown => (Array.isArray(value) ? value[index] : undefined);
+export const at = (value: unknown, index: number): unknown => (Array.isArray(value) ? value[index] : undefined);
 
 export function parseResults(raw: unknown): MatchResults | null {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return null;
@@ -210,7 +211,7 @@ export interface CreateMatchRequest {
   config?: Record<string, unknown>;
 }
 
-const bad = (status: number): ApiResult<never> => ({ ok: false, problem: { status, code: 'bad-response' } });
+export const bad = (status: number): ApiResult<never> => ({ ok: false, problem: { status, code: 'bad-response' } });
 
 export async function listVariants(): Promise<ApiResult<string[]>> {
   const result = await requestJson<unknown>('GET', '/api/hns/variants');

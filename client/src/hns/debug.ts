@@ -1,7 +1,7 @@
 // Read-only state of the hide-and-seek pages for end-to-end tests and the measuring script:
 // window.__hns returns a fresh copy on every read (like window.__hschool for the other views).
 export interface HnsDebugState {
-  view: 'matches' | 'watch' | 'play' | 'replay' | 'results' | null;
+  view: 'matches' | 'watch' | 'play' | 'replay' | 'results' | 'leagues' | 'league' | null;
   match: string | null;
   connection: string;
   messages: number; // WebSocket messages applied

@@ -1,8 +1,11 @@
 // Every UI string in both languages. `ru` is typed against `en`, so a missing key fails the build.
+import { leaguesEn, leaguesRu } from './leaguesDictionary';
+
 export const LANGUAGES = ['en', 'ru'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 export const en = {
+  ...leaguesEn,
   'app.title': 'HSchool',
   'app.skipToContent': 'Skip to content',
   'nav.schools': 'Schools',
@@ -79,10 +82,15 @@ export const en = {
   'problem.unauthorized': 'Only the owner or the operator may do this.',
   'problem.forbidden': 'The server refused the credential: you are not the owner, or the operator token is wrong.',
   'problem.forbidden-origin': 'The server refuses changes sent from another site.',
+  'problem.too-many-requests': 'Too many requests from this address for now.',
+  'problem.busy': 'The server is busy right now.',
+  'problem.retryAfter': 'Try again in {seconds} s.',
   'access.unauthorized.school': 'Only the owner of this school or the operator may delete it. The operator can paste the token in Settings.',
   'access.unauthorized.match': 'Only the owner of this match or the operator may do this. The operator can paste the token in Settings.',
   'access.notOwner.school': 'You are not the owner of this school.',
   'access.notOwner.match': 'You are not the owner of this match.',
+  'access.unauthorized.league': 'Only the owner of this league or the operator may stop it. The operator can paste the token in Settings.',
+  'access.notOwner.league': 'You are not the owner of this league.',
   'access.operatorWrong': 'The operator token is wrong. Check it in Settings.',
   'access.forbiddenOrigin': 'The server refuses changes sent from another site.',
   'access.watchRefused': 'The server refused this browser\'s token for this match: you can watch, but not change the speed.',
@@ -264,6 +272,7 @@ export const en = {
 export type MessageKey = keyof typeof en;
 
 export const ru: Record<MessageKey, string> = {
+  ...leaguesRu,
   'app.title': 'HSchool',
   'app.skipToContent': 'К содержимому',
   'nav.schools': 'Школы',
@@ -340,10 +349,15 @@ export const ru: Record<MessageKey, string> = {
   'problem.unauthorized': 'Это может только владелец или оператор.',
   'problem.forbidden': 'Сервер отклонил ключ: вы не владелец, или ключ оператора неверен.',
   'problem.forbidden-origin': 'Сервер не принимает изменения, отправленные с другого сайта.',
+  'problem.too-many-requests': 'Слишком много запросов с этого адреса.',
+  'problem.busy': 'Сервер сейчас занят.',
+  'problem.retryAfter': 'Повторите через {seconds} с.',
   'access.unauthorized.school': 'Удалить эту школу может только её владелец или оператор. Оператор может вставить свой ключ в настройках.',
   'access.unauthorized.match': 'Это может только владелец матча или оператор. Оператор может вставить свой ключ в настройках.',
   'access.notOwner.school': 'Вы не владелец этой школы.',
   'access.notOwner.match': 'Вы не владелец этого матча.',
+  'access.unauthorized.league': 'Остановить лигу может только её владелец или оператор. Оператор может вставить свой ключ в настройках.',
+  'access.notOwner.league': 'Вы не владелец этой лиги.',
   'access.operatorWrong': 'Ключ оператора неверен. Проверьте его в настройках.',
   'access.forbiddenOrigin': 'Сервер не принимает изменения, отправленные с другого сайта.',
   'access.watchRefused': 'Сервер не принял ключ этого браузера для матча: смотреть можно, менять скорость — нет.',

@@ -136,6 +136,7 @@ export class HnsMatchesView implements View {
     const focused = (document.activeElement as HTMLElement | null)?.dataset?.focusKey;
     const heading = h('div', { class: 'hns-header' },
       h('h1', { id: 'hns-heading', text: t('hns.heading') }),
+      h('a', { href: '#/hns/leagues', class: 'nav-link', 'data-testid': 'hns-leagues-link', text: t('leagues.link') }),
       h('p', { class: 'hint', text: t('hns.intro') }),
     );
     const state = this.state;

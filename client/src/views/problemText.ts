@@ -11,6 +11,7 @@ export function problemMessage(problem: Problem): { field: ProblemField; element
     { class: 'problem', role: 'alert', 'data-testid': `problem-${problem.code}`, 'data-code': problem.code },
     h('p', { class: 'problem-message', text: t(key, { status: problem.status }) }),
     problem.detail ? h('p', { class: 'problem-detail', text: t('common.serverSays', { detail: problem.detail }) }) : null,
+    problem.retryAfter !== undefined ? h('p', { class: 'problem-retry', 'data-testid': 'problem-retry', text: t('problem.retryAfter', { seconds: problem.retryAfter }) }) : null,
   );
   return { field, element };
 }

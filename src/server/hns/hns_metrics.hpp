@@ -28,6 +28,10 @@ public:
     virtual void fallback(const char* cause) = 0;
     // A request, socket or message refused by a hide-and-seek budget (the reason names the budget).
     virtual void refused(const char* reason) = 0;
+    // Leagues (issue 33): running leagues went up or down by `delta`; a league archived a match.
+    // Not pure, so implementations written before leagues need not know them.
+    virtual void leagues_running(int delta) { (void)delta; }
+    virtual void league_match_played() {}
 };
 
 // For tests and tools that run matches without a /metrics page.

@@ -175,6 +175,11 @@ std::string HnsHub::default_match_id() const {
     return default_id_;
 }
 
+std::string HnsHub::new_match_id() {
+    std::lock_guard lock(mutex_);
+    return "m" + std::to_string(next_id_++);
+}
+
 std::size_t HnsHub::running() const {
     std::lock_guard lock(mutex_);
     std::size_t n = 0;

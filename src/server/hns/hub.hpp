@@ -114,6 +114,9 @@ public:
     std::size_t running() const;
     // The match that started with the server ("" between one default match and the next).
     std::string default_match_id() const;
+    // A fresh id from the matches' own sequence ("m<N>"): a league's matches are archived under
+    // such ids too, so an id names one match whichever kind made it (issue 33).
+    std::string new_match_id();
 
     // MatchListener
     void on_match_finished(const std::string& id, FinishedMatch finished) override;

@@ -35,20 +35,6 @@ void add_cors(net::HttpResponse& response, const net::HttpRequest& request, cons
     response.headers.emplace_back("Access-Control-Allow-Headers", options.dropin ? "Content-Type" : "Content-Type, Authorization");
 }
 
-net::HttpResponse from_error(const hns::HubError& e) {
-    const char* title = e.status == 401   ? "Unauthorized"
-                        : e.status == 403 ? "Forbidden"
-                        : e.status == 429 ? "Too many requests"
-                        : e.status == 404 ? "Not found"
-                        : e.status == 409 ? "Conflict"
-                        : e.status == 503 ? "Service unavailable"
-                                          : "Invalid request";
-    net::HttpResponse response = net::problem(e.status, e.code, title, e.detail);
-    if (e.status == 401) response.headers.emplace_back("WWW-Authenticate", "Bearer");
-    if (e.retry_after_seconds > 0) response.headers.emplace_back("Retry-After", std::to_string(e.retry_after_seconds));
-    return response;
-}
-
 // The created match's summary with its owner token, which is never shown again.
 std::string with_owner_token(const std::string& view_json, const std::string& token) {
     if (token.empty()) return view_json;
@@ -80,6 +66,20 @@ void add_control(net::HttpRouter& router, hns::HnsHub& hub, const char* path, hn
 
 }  // namespace
 
+net::HttpResponse hub_error_response(const hns::HubError& e) {
+    const char* title = e.status == 401   ? "Unauthorized"
+                        : e.status == 403 ? "Forbidden"
+                        : e.status == 429 ? "Too many requests"
+                        : e.status == 404 ? "Not found"
+                        : e.status == 409 ? "Conflict"
+                        : e.status == 503 ? "Service unavailable"
+                                          : "Invalid request";
+    net::HttpResponse response = net::problem(e.status, e.code, title, e.detail);
+    if (e.status == 401) response.headers.emplace_back("WWW-Authenticate", "Bearer");
+    if (e.retry_after_seconds > 0) response.headers.emplace_back("Retry-After", std::to_string(e.retry_after_seconds));
+    return response;
+}
+
 void add_hns_routes(net::HttpRouter& router, hns::HnsHub& hub, HnsRouteOptions options) {
     router.add("GET", "/healthz", [](const net::HttpRequest&, const net::PathParams&, net::Respond respond) { respond(plain(200, "healthy")); });
     add_control(router, hub, "/control/restart", hns::ControlRoute::Restart, options);
@@ -99,11 +99,11 @@ void add_hns_routes(net::HttpRouter& router, hns::HnsHub& hub, HnsRouteOptions o
         if (request.content_type != "application/json")
             return respond(net::problem(415, "unsupported-media-type", "Unsupported media type", "send the body as application/json"));
         auto parsed = hns::parse_create_request(request.body);
-        if (auto* e = std::get_if<hns::HubError>(&parsed)) return respond(from_error(*e));
+        if (auto* e = std::get_if<hns::HubError>(&parsed)) return respond(hub_error_response(*e));
         const std::string owner_token = owners ? net::new_token() : std::string();
         hub.create(std::get<hns::CreateRequest>(std::move(parsed)), owner_token.empty() ? std::string() : net::token_hash(owner_token),
                    request.remote, [respond, owner_token](std::variant<hns::MatchView, hns::HubError> created) {
-                       if (auto* e = std::get_if<hns::HubError>(&created)) return respond(from_error(*e));
+                       if (auto* e = std::get_if<hns::HubError>(&created)) return respond(hub_error_response(*e));
                        const auto& view = std::get<hns::MatchView>(created);
                        net::HttpResponse response = json_text(201, with_owner_token(hns::match_view_json(view, true), owner_token));
                        response.headers.emplace_back("Location", "/api/hns/matches/" + view.id);
@@ -118,13 +118,13 @@ void add_hns_routes(net::HttpRouter& router, hns::HnsHub& hub, HnsRouteOptions o
     router.add("GET", "/api/hns/matches/{id}/replay", [&hub](const net::HttpRequest&, const net::PathParams& params, net::Respond respond) {
         // Streamed from the file: a 64 MiB replay is never copied on a network thread.
         auto file = hub.replay_file(params[0]);
-        if (auto* e = std::get_if<hns::HubError>(&file)) return respond(from_error(*e));
+        if (auto* e = std::get_if<hns::HubError>(&file)) return respond(hub_error_response(*e));
         net::HttpResponse response{200, "application/octet-stream", "", {}, std::get<std::string>(std::move(file))};
         response.headers.emplace_back("Content-Disposition", "attachment; filename=\"" + params[0] + ".cowldhns\"");
         respond(std::move(response));
     });
     router.add("DELETE", "/api/hns/matches/{id}", [&hub](const net::HttpRequest& request, const net::PathParams& params, net::Respond respond) {
-        if (auto error = hub.remove(params[0], net::bearer_token(request.authorization))) return respond(from_error(*error));
+        if (auto error = hub.remove(params[0], net::bearer_token(request.authorization))) return respond(hub_error_response(*error));
         respond(net::HttpResponse{204, "", "", {}});
     });
 }

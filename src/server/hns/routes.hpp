@@ -10,6 +10,7 @@ namespace hschool::server {
 
 namespace hns {
 class HnsHub;
+struct HubError;
 }
 
 struct HnsRouteOptions {
@@ -19,5 +20,8 @@ struct HnsRouteOptions {
 };
 
 void add_hns_routes(net::HttpRouter& router, hns::HnsHub& hub, HnsRouteOptions options);
+
+// A refused REST request as an application/problem+json answer (WWW-Authenticate on 401, Retry-After when set).
+net::HttpResponse hub_error_response(const hns::HubError& error);
 
 }  // namespace hschool::server

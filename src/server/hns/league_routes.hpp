@@ -1,0 +1,15 @@
+#pragma once
+// The leagues' REST (issue 33; docs/hide-and-seek.md "Leagues on the server"):
+// POST/GET /api/hns/leagues, GET/DELETE /api/hns/leagues/{id}.
+#include "net/http_router.hpp"
+
+namespace hschool::server {
+
+namespace hns {
+class LeagueHub;
+}
+
+// owners: the 201 hands out an owner token (owners mode), as POST /api/hns/matches does.
+void add_hns_league_routes(net::HttpRouter& router, hns::LeagueHub& leagues, bool owners);
+
+}  // namespace hschool::server
