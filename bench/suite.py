@@ -23,6 +23,7 @@ import arena_v5  # beside this file: issue 23, arena v1 against v5
 import hns_watch  # beside this file: issue 31, the compact watch stream beside the contract
 import hns_league  # beside this file: issue 33, live seats beside a league
 import side_by_side  # beside this file: issue 32, two builds under the same loads in one sitting
+import postgres  # beside this file: issue 34, SQLite and PostgreSQL side by side
 
 HEALTH_POLL_S = 0.002          # start-up is measured to a few ms
 HEALTH_LIMIT_S = 10            # a server that is not healthy by then is broken, not slow
@@ -833,7 +834,7 @@ def scaling_tables(results):
     return "\n".join(lines)
 
 
-SECTIONS = ("micro", "floor", "startup", "load", "hostile", "peer", "syscalls", "hns", "hns-live", "hns-crowd", "hns-all", "arena-v5", "side-by-side",
+SECTIONS = ("micro", "floor", "startup", "load", "hostile", "peer", "syscalls", "hns", "hns-live", "hns-crowd", "hns-all", "arena-v5", "side-by-side", "postgres",
             "hns-attacks", "hns-watch", "hns-league")
 
 HNS_RUNS = 5  # whole matches per variant; the median is reported
@@ -1200,6 +1201,8 @@ def main():
     if "side-by-side" in sections and args.baseline_build:
         results["side_by_side"] = side_by_side.run_side_by_side(Server, run_hns_tool, args.build, args.baseline_build, args.mods,
                                                                 load_binary(args.build), args.quick)
+    if "postgres" in sections:
+        results["postgres"] = postgres.run_postgres(Server, run_load_on, args.build, args.mods, args.quick, args.threads)
     if "floor" in results and results["load"]:
         results["targets_table"] = targets_table(results)
     results["loadavg_at_end"] = os.getloadavg()
@@ -1243,6 +1246,8 @@ def main():
         print(hns_league.hns_league_table(results["hns_league"]))
     if results.get("side_by_side"):
         print(side_by_side.side_by_side_table(results["side_by_side"]))
+    if results.get("postgres"):
+        print(postgres.postgres_table(results["postgres"]))
     if "targets_table" in results:
         print("\ntargets")
         for row in results["targets_table"]:

@@ -18,7 +18,7 @@ packages=(
 [ "$mode" = server ] || command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 if [ "$mode" = bench ]; then
   # strace and perf: where the kernel work goes (bench/suite.py, section syscalls)
-  packages+=(libbenchmark-dev python3 strace linux-perf)
+  packages+=(libbenchmark-dev python3 strace linux-perf postgresql)  # postgresql: section postgres (issue 34)
 fi
 if [ "$mode" = test ]; then
   packages+=(libgtest-dev libgmock-dev googletest libbenchmark-dev clang-14 libclang-rt-14-dev chromium python3 postgresql)  # python3: make check-layers; postgresql: the store tests' throwaway cluster

@@ -4,13 +4,16 @@
 # `hschool`. Run as root it runs the server as the `postgres` user (PostgreSQL refuses root).
 #   scripts/pg-cluster.sh start DIR   prints the URL (also written to DIR/url); DIR must not exist yet
 #   scripts/pg-cluster.sh stop DIR    stops the cluster and removes DIR
-#   scripts/pg-cluster.sh restart DIR stops and starts the same cluster (same port and data)
+#   scripts/pg-cluster.sh halt DIR    stops it at once (as a crash would), keeping DIR
+#   scripts/pg-cluster.sh restart DIR (stops if running and) starts the same cluster: same port and data
 set -euo pipefail
 
 action=${1:-}
 dir=${2:-}
-[ -n "$action" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop|restart DIR" >&2; exit 2; }
+[ -n "$action" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop|halt|restart DIR" >&2; exit 2; }
 
+# Tests need no durability (fsync off: seconds faster); benchmarks ask for it with PG_CLUSTER_FSYNC=on.
+fsync=${PG_CLUSTER_FSYNC:-off}
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 [ -x "$pg_bin/initdb" ] || { echo "pg-cluster: PostgreSQL's initdb not found (apt-get install postgresql)" >&2; exit 1; }
 
@@ -24,7 +27,7 @@ free_port() {
 
 start_server() {
   as_owner "$pg_bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-    -o "-c listen_addresses=127.0.0.1 -c port=$(cat "$dir/port") -k $dir -c fsync=off -c full_page_writes=off" start >/dev/null
+    -o "-c listen_addresses=127.0.0.1 -c port=$(cat "$dir/port") -k $dir -c fsync=$fsync -c full_page_writes=$fsync" start >/dev/null
 }
 
 case "$action" in
@@ -48,9 +51,12 @@ case "$action" in
     [ -d "$dir/data" ] && as_owner "$pg_bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
     rm -rf "$dir"
     ;;
+  halt)
+    as_owner "$pg_bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null
+    ;;
   restart)
-    as_owner "$pg_bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+    as_owner "$pg_bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1 && as_owner "$pg_bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
     start_server
     ;;
-  *) echo "usage: $0 start|stop|restart DIR" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|halt|restart DIR" >&2; exit 2 ;;
 esac

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "server/limits.hpp"
+#include "store/pg/pg_connection.hpp"
 
 namespace hschool::server {
 
@@ -21,6 +22,14 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
     app.add_option("--port", o.port, "TCP port for HTTP and WebSocket (0 picks a free port)");
     app.add_option("--tick-rate", o.tick_rate, "Simulation steps per second")->check(CLI::Range(kMinTickRate, kMaxTickRate));
     app.add_option("--data", o.data_path, "SQLite database file for schools");
+    // Several servers on one database (issue 34); the URL is never logged with its password.
+    app.add_option("--database", o.database_url,
+                   "PostgreSQL URL (postgresql://user:password@host:port/db) shared by several servers; schools and the "
+                   "match archive live there instead of --data")
+        ->envname("HSCHOOL_DATABASE_URL")
+        ->check([](const std::string& url) {
+            return url.empty() || store::pg::is_postgres_url(url) ? std::string() : std::string("not a postgresql:// URL");
+        });
     app.add_option("--mods", o.mods_path, "Folder of content packs");
     auto* web_root = app.add_option("--web-root", o.web_root, "Folder of the built web client served at /");
     app.add_option("--log-level", o.log_level, "trace, debug, info, warn, error or off")

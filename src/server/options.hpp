@@ -21,6 +21,7 @@ struct ServerOptions {
     std::uint16_t port = 8080;
     int tick_rate = kDefaultTickRate;
     std::filesystem::path data_path = "data/hschool.db";
+    std::string database_url;  // PostgreSQL (issue 34; --database or $HSCHOOL_DATABASE_URL); "" : SQLite at data_path
     std::filesystem::path mods_path = "mods";
     std::filesystem::path web_root = "client/dist";
     bool web_root_given = false;  // an explicit --web-root must be usable; the default may be missing

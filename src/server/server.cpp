@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <set>
 
 #include "content/library.hpp"
 #include "server/access.hpp"
@@ -23,11 +24,13 @@
 #include "net/ws_endpoint.hpp"
 #include "net/origin_policy.hpp"
 #include "server/arena/replay_recorder.hpp"
+#include "server/schools/school_follower.hpp"
 #include "server/schools/schools_routes.hpp"
 #include "server/schools/schools_service.hpp"
 #include "net/static_files.hpp"
 #include "server/schools/store_health.hpp"
 #include "store/hns_archive.hpp"
+#include "store/pg/pg_connection.hpp"
 #include "store/school_store.hpp"
 #include "store/store_worker.hpp"
 
@@ -66,11 +69,14 @@ int run_server(const ServerOptions& options) {
     }
 
     StoreHealth store_health(metrics);
-    auto store = store::SchoolStore::open(
-        options.data_path, [&store_health](const auto& outcome) { store_health.record("clock write", outcome); });
+    auto on_clock_write = [&store_health](const auto& outcome) { store_health.record("clock write", outcome); };
+    // PostgreSQL when a URL is given (several servers share it), else the SQLite file.
+    const bool shared_database = !options.database_url.empty();
+    const std::string database_name = shared_database ? store::pg::redacted_url(options.database_url) : options.data_path.string();
+    auto store = shared_database ? store::SchoolStore::open_postgres(options.database_url, on_clock_write)
+                                 : store::SchoolStore::open(options.data_path, on_clock_write);
     if (!store) {
-        spdlog::error("event=startup_failed reason=\"cannot open database {}: {}\"", options.data_path.string(),
-                      store.error().message);
+        spdlog::error("event=startup_failed reason=\"cannot open database {}: {}\"", database_name, store.error().message);
         return 1;
     }
     const auto library = content::ContentLibrary::scan(options.mods_path);
@@ -97,6 +103,16 @@ int run_server(const ServerOptions& options) {
     World world(arena, schools);
     GameLoop loop(options.tick_rate, world, metrics);
     store::StoreWorker store_worker;  // creates and deletes, off the network threads
+    const OnSchoolsThread on_schools_thread = [&loop](std::function<void(SchoolsService&)> job) {
+        loop.post(cmd::Task{[job = std::move(job)](World& owned) { job(owned.schools); }});
+    };
+    // Several servers on one database: this one follows the others' schools and shares its clocks.
+    std::unique_ptr<SchoolFollower> follower;
+    if (auto* shared = (*store)->shared()) {
+        std::set<std::int32_t> known;
+        for (const auto& [id, school] : schools.schools()) known.insert(id);
+        follower = std::make_unique<SchoolFollower>(*shared, library, on_schools_thread, store_health, std::move(known));
+    }
 
     // Hide-and-seek: finished matches beside the schools' database; drop-in mode runs one match only.
     hns::HubOptions hub_options;
@@ -136,6 +152,14 @@ int run_server(const ServerOptions& options) {
         hub_options.renew_default = false;
         hub_options.max_matches = 1;
         hub_options.league_only = true;
+    } else if (shared_database) {
+        // Every server's finished matches in one place, numbered by one sequence (issue 34).
+        auto opened = store::HnsArchive::open_postgres(options.database_url);
+        if (!opened) {
+            spdlog::error("event=startup_failed reason=\"cannot open the match archive in {}: {}\"", database_name, opened.error().message);
+            return 1;
+        }
+        archive = std::move(*opened);
     } else {
         // Its own file: saving a replay never makes a school's write wait.
         const auto folder = options.data_path.parent_path() / "hns-replays";
@@ -176,9 +200,7 @@ int run_server(const ServerOptions& options) {
     spdlog::info("event=hns_llm transport={} detail=\"{}\"", hns::llm_transport_text(llm.transport), hns::describe_llm(llm, ""));
     add_ops_routes(router, health, metrics,
                    {&store_health, web_root.has_value(), access_mode_text(access.mode()), hns::llm_transport_text(llm.transport)});
-    add_schools_routes(
-        router, [&loop](std::function<void(SchoolsService&)> job) { loop.post(cmd::Task{[job = std::move(job)](World& owned) { job(owned.schools); }}); },
-        library, **store, store_worker, store_health, access.ownership());
+    add_schools_routes(router, on_schools_thread, library, **store, store_worker, store_health, access.ownership());
     add_hns_routes(router, hub, HnsRouteOptions{access.owners(), options.network.allowed_origins, options.dropin.active || options.dropin.replay});
     add_hns_league_routes(router, leagues, access.owners());
     auto files = net::static_files(web_root);
@@ -197,12 +219,13 @@ int run_server(const ServerOptions& options) {
     leagues.start();  // after the hub: its ids continue from the archive's
     arena.set_fanout(network.fanout());
     schools.set_fanout(network.fanout());
+    if (follower) follower->start();  // takes its leases before the first step
     loop.start();
     network.start();
     health = Health::Serving;
     spdlog::info("event=listening address={} port={} tick_rate={} schools={} data={} mods={} web_root={} access={}",
                  options.address, network.port(), options.tick_rate, schools.schools().size(),
-                 options.data_path.string(), options.mods_path.string(), web_root ? web_root->string() : "none",
+                 database_name, options.mods_path.string(), web_root ? web_root->string() : "none",
                  access_mode_text(access.mode()));
 
     network.wait_for_signal();
@@ -213,6 +236,7 @@ int run_server(const ServerOptions& options) {
     hub.stop();  // matches end (their sockets are already closing); nothing is archived mid-match
     // Before the loop stops, so the tasks its last job posts still run and answer; queued jobs get 503.
     store_worker.stop();
+    if (follower) follower->stop();  // the other servers take this one's schools at once
     loop.stop();
     network.stop();
     schools.persist_all();  // the loop has stopped: its last clocks go to the store, flushed below

@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,10 +13,6 @@
 
 #include "store/expected.hpp"
 #include "store/store_error.hpp"
-
-namespace SQLite {
-class Database;
-}
 
 namespace hschool::store {
 
@@ -50,78 +45,66 @@ struct ArchivedMatch {
 // True for [A-Za-z0-9_-]{1,kMaxArchivedIdBytes}.
 bool is_valid_archived_match_id(std::string_view id);
 
-// Every call is synchronous, takes one internal mutex (network and match threads share it) and
-// returns errors as values; nothing throws out of it. Lookups with an id that is not a valid id
-// answer "unknown" (nullopt / false) without touching the disk; save refuses it.
+// Every call is synchronous and thread-safe (network and match threads share it) and returns
+// errors as values; nothing throws out of it. Lookups with an id that is not a valid id answer
+// "unknown" (nullopt / false) without touching storage; save refuses it.
 class HnsArchive {
 public:
-    // db_path: the SQLite file (the schools' file is fine: own table hns_matches, own connection,
-    // busy timeout kBusyTimeoutMs; PRAGMA user_version is left to SchoolStore). folder: where the
-    // <id>.cowldhns files go, created if missing. Sweeps leftover temp files and replay files that
-    // have no row (a save interrupted by a crash). OpenFailed when either cannot be used.
-    // legacy_db: another SQLite file whose hns_matches rows (archives kept in the schools' file
-    // before they had a file of their own) move into this one, before the sweep, and whose table
-    // is then dropped; their replay files must already be in `folder`. Missing: nothing to move.
+    // SQLite (sqlite_hns_archive.*): db_path is the SQLite file (the schools' file is fine: own
+    // table hns_matches, own connection, busy timeout kBusyTimeoutMs; PRAGMA user_version is left to
+    // SchoolStore). folder: where the <id>.cowldhns files go, created if missing. Sweeps leftover
+    // temp files and replay files that have no row (a save interrupted by a crash). OpenFailed when
+    // either cannot be used. legacy_db: another SQLite file whose hns_matches rows (archives kept in
+    // the schools' file before they had a file of their own) move into this one, before the sweep,
+    // and whose table is then dropped; their replay files must already be in `folder`.
     static Expected<std::unique_ptr<HnsArchive>, StoreError> open(const std::filesystem::path& db_path,
                                                                   const std::filesystem::path& folder,
                                                                   const std::filesystem::path& legacy_db = {});
+    // PostgreSQL (pg/pg_hns_archive.*, issue 34): rows and replay bytes in the shared database.
+    static Expected<std::unique_ptr<HnsArchive>, StoreError> open_postgres(const std::string& url);
+
+    virtual ~HnsArchive() = default;
+
     // Rows moved from legacy_db by open().
-    std::size_t imported() const { return imported_; }
+    virtual std::size_t imported() const { return 0; }
 
-    ~HnsArchive();
-    HnsArchive(const HnsArchive&) = delete;
-    HnsArchive& operator=(const HnsArchive&) = delete;
-
-    // Writes the replay file durably (temp file + fsync + rename + directory fsync) THEN commits the
-    // row (synchronous=FULL), all under the file's write lock; a failure leaves neither. Refuses a
-    // bad id, an id already archived, a replay over kMaxArchivedReplayBytes (LimitReached) or JSON
-    // over kMaxArchivedJsonBytes (LimitReached).
-    Expected<void, StoreError> save(const ArchivedMatch& match, std::string_view replay_bytes);
+    // Durable before it returns; a failure leaves nothing. Refuses a bad id, an unknown kind, an id
+    // already archived, a replay over kMaxArchivedReplayBytes (LimitReached) or JSON over
+    // kMaxArchivedJsonBytes (LimitReached).
+    virtual Expected<void, StoreError> save(const ArchivedMatch& match, std::string_view replay_bytes) = 0;
 
     // At most `limit` matches of one kind, newest finished_at_ms first (ties: the later save first).
-    Expected<std::vector<ArchivedMatch>, StoreError> list(std::size_t limit, std::string_view kind = kArchiveKindMatch);
+    virtual Expected<std::vector<ArchivedMatch>, StoreError> list(std::size_t limit, std::string_view kind = kArchiveKindMatch) = 0;
 
-    // Removes the matches of one kind past the newest `keep` (as remove() does, oldest first); how
-    // many went.
-    Expected<std::size_t, StoreError> trim(std::string_view kind, std::size_t keep);
+    // Removes the matches of one kind past the newest `keep`, oldest first; how many went.
+    virtual Expected<std::size_t, StoreError> trim(std::string_view kind, std::size_t keep) = 0;
 
-    // The row of one match, or nullopt for an unknown id. Does not check the replay file.
-    Expected<std::optional<ArchivedMatch>, StoreError> get(const std::string& id);
+    // The row of one match, or nullopt for an unknown id. Does not check the replay.
+    virtual Expected<std::optional<ArchivedMatch>, StoreError> get(const std::string& id) = 0;
 
-    // The replay file's bytes, or nullopt for an unknown id. A row whose file is missing, of another
-    // size than was saved, or over kMaxArchivedReplayBytes is an Io error.
-    Expected<std::optional<std::string>, StoreError> replay(const std::string& id);
+    // The replay's bytes, or nullopt for an unknown id. A replay missing, of another size than was
+    // saved, or over kMaxArchivedReplayBytes is an Io error.
+    virtual Expected<std::optional<std::string>, StoreError> replay(const std::string& id) = 0;
 
-    // Deletes the row (durably), then the file; false when unknown. A file already gone is fine.
-    Expected<bool, StoreError> remove(const std::string& id);
+    // Deletes the match; false when unknown.
+    virtual Expected<bool, StoreError> remove(const std::string& id) = 0;
 
-    // The replay file of one match, checked as replay() checks it but not read, for a download that
-    // streams it; nullopt for an unknown id.
+    // The replay checked as replay() checks it but not read: a file for a download that streams it
+    // (SQLite), or only its size (PostgreSQL: path empty, read it with replay()); nullopt for an
+    // unknown id.
     struct ReplayFile {
         std::filesystem::path path;
         std::uint64_t bytes = 0;
     };
-    Expected<std::optional<ReplayFile>, StoreError> replay_file(const std::string& id);
+    virtual Expected<std::optional<ReplayFile>, StoreError> replay_file(const std::string& id) = 0;
 
-    // The highest N among archived ids "m<N>" (decimal digits, fits in int64), 0 when there is
-    // none, so a restarted server continues numbering.
-    Expected<std::int64_t, StoreError> max_numeric_id();
+    // The highest N among archived ids "m<N>", 0 when there is none, so a restarted server
+    // continues numbering.
+    virtual Expected<std::int64_t, StoreError> max_numeric_id() = 0;
 
-private:
-    HnsArchive(std::unique_ptr<SQLite::Database> db, std::unique_ptr<SQLite::Database> reader, std::filesystem::path folder);
-
-    std::filesystem::path replay_path(const std::string& id) const;
-    std::optional<StoreError> sweep_locked();
-    Expected<std::size_t, StoreError> import_locked(const std::filesystem::path& other_db);
-
-    // Writers (save, remove) and readers have their own connection and lock: in WAL mode a list or a
-    // lookup on a network thread never waits for a save's fsync.
-    std::mutex mutex_;  // guards db_ and the folder's files
-    std::unique_ptr<SQLite::Database> db_;
-    std::mutex read_mutex_;  // guards reader_
-    std::unique_ptr<SQLite::Database> reader_;
-    const std::filesystem::path folder_;
-    std::size_t imported_ = 0;
+    // The next match number when several servers share the archive (one sequence for all, so ids
+    // never collide); nullopt when this archive is this server's alone (it numbers by itself).
+    virtual Expected<std::optional<std::int64_t>, StoreError> claim_numeric_id() { return std::optional<std::int64_t>(); }
 };
 
 }  // namespace hschool::store

@@ -24,6 +24,15 @@ namespace sh = sim::hns;
 
 namespace {
 
+// Six hex digits: a local match id's tag while the shared archive's sequence is out of reach.
+std::string random_tag() {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::random_device device;
+    std::string tag;
+    for (int i = 0; i < 6; ++i) tag += kHex[device() % 16];
+    return tag;
+}
+
 MatchView view_of_archived(const store::ArchivedMatch& m) {
     MatchView v;
     if (!match_view_from_json(m.summary_json, v)) {
@@ -130,10 +139,7 @@ void HnsHub::stop() {
 std::shared_ptr<LiveMatch> HnsHub::launch(const std::string& variant, sh::GameConfig config, int bots, bool is_default,
                                           std::string owner_hash, std::string address, std::string& error) {
     MatchSetup setup;
-    {
-        std::lock_guard lock(mutex_);
-        setup.id = "m" + std::to_string(next_id_++);
-    }
+    setup.id = new_match_id();
     setup.variant = variant;
     setup.is_default = is_default;
     setup.config = std::move(config);
@@ -176,7 +182,16 @@ std::string HnsHub::default_match_id() const {
 }
 
 std::string HnsHub::new_match_id() {
+    // A shared archive numbers the matches of every server (issue 34); outside the lock: it asks a database.
+    auto claimed = archive_ ? archive_->claim_numeric_id() : std::optional<std::int64_t>();
+    if (claimed && *claimed) return "m" + std::to_string(**claimed);
     std::lock_guard lock(mutex_);
+    if (!claimed) {
+        // The database is out of reach: a local number with a random tag cannot collide with the
+        // fleet's (saving it waits for the database anyway).
+        spdlog::warn("event=hns_match_id_local error=\"{}\"", claimed.error().message);
+        return "m" + std::to_string(next_id_++) + "-" + random_tag();
+    }
     return "m" + std::to_string(next_id_++);
 }
 
@@ -300,7 +315,18 @@ std::variant<std::string, HubError> HnsHub::replay_file(const std::string& id) {
     auto file = archive_->replay_file(id);
     if (!file) return HubError{503, "store-unavailable", file.error().message};
     if (!*file) return HubError{404, "not-found", "no finished match " + id};
-    return (*file)->path.string();
+    return (*file)->path.string();  // "" when the replay lives in a database: replay_bytes reads it
+}
+
+void HnsHub::replay_bytes(const std::string& id, std::function<void(std::variant<std::string, HubError>)> done) {
+    auto read = [this, id, done] {
+        auto bytes = archive_ ? archive_->replay(id) : std::optional<std::string>();
+        if (!bytes) return done(HubError{503, "store-unavailable", bytes.error().message});
+        if (!*bytes) return done(HubError{404, "not-found", "no finished match " + id});
+        done(std::move(**bytes));
+    };
+    // Up to 64 MiB from a database: on the hub's worker, never on a network thread.
+    if (!submit(read)) done(HubError{503, "busy", "too many requests are waiting; try again shortly", kBudgetRetryAfterSeconds});
 }
 
 std::optional<HubError> HnsHub::remove(const std::string& id, std::string_view credential) {

@@ -110,6 +110,9 @@ public:
     std::optional<MatchView> get(const std::string& id);
     // The finished match's replay file (checked, not read) for a download that streams it.
     std::variant<std::string, HubError> replay_file(const std::string& id);
+    // The finished match's replay bytes, read on the hub's worker (a shared database keeps replays
+    // in rows: replay_file gives "" for them); `done` runs there.
+    void replay_bytes(const std::string& id, std::function<void(std::variant<std::string, HubError>)> done);
     std::optional<HubError> remove(const std::string& id, std::string_view credential = {});
     std::size_t running() const;
     // The match that started with the server ("" between one default match and the next).

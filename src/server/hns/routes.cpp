@@ -119,9 +119,19 @@ void add_hns_routes(net::HttpRouter& router, hns::HnsHub& hub, HnsRouteOptions o
         // Streamed from the file: a 64 MiB replay is never copied on a network thread.
         auto file = hub.replay_file(params[0]);
         if (auto* e = std::get_if<hns::HubError>(&file)) return respond(hub_error_response(*e));
-        net::HttpResponse response{200, "application/octet-stream", "", {}, std::get<std::string>(std::move(file))};
-        response.headers.emplace_back("Content-Disposition", "attachment; filename=\"" + params[0] + ".cowldhns\"");
-        respond(std::move(response));
+        const std::string disposition = "attachment; filename=\"" + params[0] + ".cowldhns\"";
+        if (auto& path = std::get<std::string>(file); !path.empty()) {
+            net::HttpResponse response{200, "application/octet-stream", "", {}, std::move(path)};
+            response.headers.emplace_back("Content-Disposition", disposition);
+            return respond(std::move(response));
+        }
+        // In a shared database the replay is a row's bytes: read off the network thread.
+        hub.replay_bytes(params[0], [respond, disposition](std::variant<std::string, hns::HubError> bytes) {
+            if (auto* e = std::get_if<hns::HubError>(&bytes)) return respond(hub_error_response(*e));
+            net::HttpResponse response{200, "application/octet-stream", std::get<std::string>(std::move(bytes)), {}};
+            response.headers.emplace_back("Content-Disposition", disposition);
+            respond(std::move(response));
+        });
     });
     router.add("DELETE", "/api/hns/matches/{id}", [&hub](const net::HttpRequest& request, const net::PathParams& params, net::Respond respond) {
         if (auto error = hub.remove(params[0], net::bearer_token(request.authorization))) return respond(hub_error_response(*error));

@@ -20,15 +20,19 @@ Expected<Pool::Lease, StoreError> Pool::borrow() {
             return Lease(*this, std::move(connection));
         }
     }
+    if (failed_at_ != std::chrono::steady_clock::time_point{} && std::chrono::steady_clock::now() - failed_at_ < kReconnectBackoff)
+        return unexpected(StoreError{StoreErrorKind::Unavailable, "the database could not be reached a moment ago"});
     ++out_;
     lock.unlock();
     auto made = Connection::connect(url_);
+    const std::lock_guard relock(mutex_);
     if (!made) {
-        const std::lock_guard relock(mutex_);
         --out_;
+        failed_at_ = std::chrono::steady_clock::now();
         returned_.notify_one();
         return unexpected(std::move(made).error());
     }
+    failed_at_ = {};
     return Lease(*this, std::move(made).value());
 }
 

@@ -16,6 +16,9 @@ namespace hschool::store::pg {
 
 inline constexpr std::size_t kMaxPoolConnections = 4;   // per pool; a server has a few pools (schools, archive)
 inline constexpr auto kPoolWait = std::chrono::milliseconds(2000);  // a borrow waits this long, then Busy
+// After a failed connect, borrows fail at once for this long: a database that is down must not
+// hold every caller (a network thread's lookup) for a connect timeout each.
+inline constexpr auto kReconnectBackoff = std::chrono::milliseconds(1000);
 
 class Pool {
 public:
@@ -49,6 +52,7 @@ private:
     std::condition_variable returned_;
     std::vector<std::unique_ptr<Connection>> idle_;
     std::size_t out_ = 0;  // borrowed or being made
+    std::chrono::steady_clock::time_point failed_at_{};  // the last failed connect
 };
 
 }  // namespace hschool::store::pg

@@ -1,4 +1,4 @@
-#include "store/hns_archive.hpp"
+#include "store/sqlite_hns_archive.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -163,8 +163,14 @@ bool is_valid_archived_match_id(std::string_view id) {
 }
 
 Expected<std::unique_ptr<HnsArchive>, StoreError> HnsArchive::open(const std::filesystem::path& db_path,
-                                                                   const std::filesystem::path& folder,
-                                                                   const std::filesystem::path& legacy_db) {
+                                                                  const std::filesystem::path& folder,
+                                                                  const std::filesystem::path& legacy_db) {
+    return SqliteHnsArchive::open(db_path, folder, legacy_db);
+}
+
+Expected<std::unique_ptr<HnsArchive>, StoreError> SqliteHnsArchive::open(const std::filesystem::path& db_path,
+                                                                         const std::filesystem::path& folder,
+                                                                         const std::filesystem::path& legacy_db) {
     const auto open_failed = [](std::string message) {
         return unexpected(StoreError{StoreErrorKind::OpenFailed, std::move(message)});
     };
@@ -205,7 +211,7 @@ Expected<std::unique_ptr<HnsArchive>, StoreError> HnsArchive::open(const std::fi
     } catch (const std::exception& e) {
         return open_failed(db_path.string() + ": " + e.what());
     }
-    std::unique_ptr<HnsArchive> archive(new HnsArchive(std::move(db), std::move(reader), folder));
+    std::unique_ptr<SqliteHnsArchive> archive(new SqliteHnsArchive(std::move(db), std::move(reader), folder));
     {
         const std::lock_guard lock(archive->mutex_);
         if (!legacy_db.empty()) {  // before the sweep, which would take the moved rows' files for strays
@@ -215,21 +221,21 @@ Expected<std::unique_ptr<HnsArchive>, StoreError> HnsArchive::open(const std::fi
         }
         if (auto error = archive->sweep_locked()) return unexpected(std::move(*error));
     }
-    return archive;
+    return std::unique_ptr<HnsArchive>(std::move(archive));
 }
 
-HnsArchive::HnsArchive(std::unique_ptr<SQLite::Database> db, std::unique_ptr<SQLite::Database> reader,
+SqliteHnsArchive::SqliteHnsArchive(std::unique_ptr<SQLite::Database> db, std::unique_ptr<SQLite::Database> reader,
                        std::filesystem::path folder)
     : db_(std::move(db)), reader_(std::move(reader)), folder_(std::move(folder)) {}
 
-HnsArchive::~HnsArchive() = default;
+SqliteHnsArchive::~SqliteHnsArchive() = default;
 
-std::filesystem::path HnsArchive::replay_path(const std::string& id) const {
+std::filesystem::path SqliteHnsArchive::replay_path(const std::string& id) const {
     return folder_ / (id + kArchivedReplaySuffix);
 }
 
 // Under the write lock, so no other connection is between its rename and its commit.
-std::optional<StoreError> HnsArchive::sweep_locked() {
+std::optional<StoreError> SqliteHnsArchive::sweep_locked() {
     try {
         SQLite::Transaction transaction(*db_, SQLite::TransactionBehavior::IMMEDIATE);
         std::set<std::string> ids;
@@ -261,7 +267,7 @@ std::optional<StoreError> HnsArchive::sweep_locked() {
     }
 }
 
-Expected<void, StoreError> HnsArchive::save(const ArchivedMatch& match, std::string_view replay_bytes) {
+Expected<void, StoreError> SqliteHnsArchive::save(const ArchivedMatch& match, std::string_view replay_bytes) {
     if (!is_valid_archived_match_id(match.id))
         return unexpected(io_error("invalid match id (want [A-Za-z0-9_-]{1,32}): refusing to name a file after it"));
     if (match.kind != kArchiveKindMatch && match.kind != kArchiveKindLeague)
@@ -316,7 +322,7 @@ Expected<void, StoreError> HnsArchive::save(const ArchivedMatch& match, std::str
     }
 }
 
-Expected<std::vector<ArchivedMatch>, StoreError> HnsArchive::list(std::size_t limit, std::string_view kind) {
+Expected<std::vector<ArchivedMatch>, StoreError> SqliteHnsArchive::list(std::size_t limit, std::string_view kind) {
     const std::lock_guard lock(read_mutex_);
     try {
         std::vector<ArchivedMatch> matches;
@@ -335,7 +341,7 @@ Expected<std::vector<ArchivedMatch>, StoreError> HnsArchive::list(std::size_t li
     }
 }
 
-Expected<std::optional<ArchivedMatch>, StoreError> HnsArchive::get(const std::string& id) {
+Expected<std::optional<ArchivedMatch>, StoreError> SqliteHnsArchive::get(const std::string& id) {
     if (!is_valid_archived_match_id(id)) return std::optional<ArchivedMatch>{};
     const std::lock_guard lock(read_mutex_);
     try {
@@ -350,7 +356,7 @@ Expected<std::optional<ArchivedMatch>, StoreError> HnsArchive::get(const std::st
     }
 }
 
-Expected<std::optional<HnsArchive::ReplayFile>, StoreError> HnsArchive::replay_file(const std::string& id) {
+Expected<std::optional<HnsArchive::ReplayFile>, StoreError> SqliteHnsArchive::replay_file(const std::string& id) {
     if (!is_valid_archived_match_id(id)) return std::optional<ReplayFile>{};
     std::int64_t expected_size = 0;
     try {
@@ -385,7 +391,7 @@ Expected<std::optional<HnsArchive::ReplayFile>, StoreError> HnsArchive::replay_f
     return std::optional<ReplayFile>(ReplayFile{path, size});
 }
 
-Expected<std::optional<std::string>, StoreError> HnsArchive::replay(const std::string& id) {
+Expected<std::optional<std::string>, StoreError> SqliteHnsArchive::replay(const std::string& id) {
     auto file = replay_file(id);
     if (!file) return unexpected(file.error());
     if (!*file) return std::optional<std::string>{};
@@ -411,7 +417,7 @@ Expected<std::optional<std::string>, StoreError> HnsArchive::replay(const std::s
     return std::optional<std::string>(std::move(bytes));
 }
 
-Expected<bool, StoreError> HnsArchive::remove(const std::string& id) {
+Expected<bool, StoreError> SqliteHnsArchive::remove(const std::string& id) {
     if (!is_valid_archived_match_id(id)) return false;
     const std::lock_guard lock(mutex_);
     try {
@@ -430,7 +436,7 @@ Expected<bool, StoreError> HnsArchive::remove(const std::string& id) {
     return true;
 }
 
-Expected<std::size_t, StoreError> HnsArchive::trim(std::string_view kind, std::size_t keep) {
+Expected<std::size_t, StoreError> SqliteHnsArchive::trim(std::string_view kind, std::size_t keep) {
     std::vector<std::string> ids;
     try {
         const std::lock_guard lock(read_mutex_);
@@ -454,7 +460,7 @@ Expected<std::size_t, StoreError> HnsArchive::trim(std::string_view kind, std::s
     return removed;
 }
 
-Expected<std::int64_t, StoreError> HnsArchive::max_numeric_id() {
+Expected<std::int64_t, StoreError> SqliteHnsArchive::max_numeric_id() {
     const std::lock_guard lock(read_mutex_);
     try {
         std::int64_t highest = 0;
@@ -470,7 +476,7 @@ Expected<std::int64_t, StoreError> HnsArchive::max_numeric_id() {
     }
 }
 
-Expected<std::size_t, StoreError> HnsArchive::import_locked(const std::filesystem::path& other_db) {
+Expected<std::size_t, StoreError> SqliteHnsArchive::import_locked(const std::filesystem::path& other_db) {
     std::error_code ec;
     if (!std::filesystem::exists(other_db, ec)) return std::size_t{0};
     try {
