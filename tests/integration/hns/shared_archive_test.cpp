@@ -1,44 +1,14 @@
 // Hide-and-seek on several servers sharing one PostgreSQL database (issue 34): every server lists
 // every finished match, serves any replay (download and the /replay viewer), and match ids never
 // collide. Needs $HSCHOOL_TEST_DATABASE_URL (make test sets it).
-#include <cstdlib>
-#include <random>
 #include <set>
-
-#include <unistd.h>
 
 #include "hns_client.hpp"
 #include "sim/hns/replay.hpp"
-#include "store/pg/pg_connection.hpp"
+#include "test_schema.hpp"
 
 namespace hschool::test::hns {
 namespace {
-
-// A schema of its own on the test database; the URL selects it.
-class ArchiveSchema {
-public:
-    ArchiveSchema() {
-        const char* base = std::getenv("HSCHOOL_TEST_DATABASE_URL");
-        if (!base || !*base) {
-            if (std::getenv("HSCHOOL_REQUIRE_POSTGRES")) ADD_FAILURE() << "HSCHOOL_TEST_DATABASE_URL is not set";
-            return;
-        }
-        base_ = base;
-        std::random_device device;
-        name_ = "ha" + std::to_string(::getpid()) + "_" + std::to_string(device() % 1000000);
-        auto admin = store::pg::Connection::connect(base_);
-        if (!admin || !(*admin)->run("CREATE SCHEMA " + name_)) return;
-        url_ = base_ + (base_.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" + name_;
-    }
-    ~ArchiveSchema() {
-        if (url_.empty()) return;
-        if (auto admin = store::pg::Connection::connect(base_)) (void)(*admin)->run("DROP SCHEMA " + name_ + " CASCADE");
-    }
-    const std::string& url() const { return url_; }
-
-private:
-    std::string base_, name_, url_;
-};
 
 std::set<std::string> finished_ids(std::uint16_t port) {
     std::set<std::string> ids;
@@ -50,8 +20,8 @@ std::set<std::string> finished_ids(std::uint16_t port) {
 }
 
 TEST(HnsSharedArchive, EveryServerListsAndServesEveryFinishedMatchAndIdsNeverCollide) {
-    ArchiveSchema schema;
-    if (schema.url().empty()) GTEST_SKIP() << "no $HSCHOOL_TEST_DATABASE_URL";
+    TestSchema schema("ha");
+    if (!schema.ready()) GTEST_SKIP() << "no $HSCHOOL_TEST_DATABASE_URL";
     TempDir dir_a, dir_b;
     ServerProcess a(hns_server_args(dir_a, {"--database", schema.url()}));
     ServerProcess b(hns_server_args(dir_b, {"--database", schema.url()}));

@@ -5,12 +5,12 @@
 // figure. Needs $HSCHOOL_TEST_DATABASE_URL (make test sets it).
 #include <cstdlib>
 #include <fstream>
-#include <random>
 
 #include <unistd.h>
 
 #include "schools_support.hpp"
 #include "store/pg/pg_connection.hpp"
+#include "test_schema.hpp"
 
 namespace hschool::test::schools {
 namespace {
@@ -18,36 +18,6 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr int kFramesToWait = 200;  // ten seconds of clocks at 20 Hz
-
-// A schema of its own on the test database; the URL selects it.
-class SharedSchema {
-public:
-    SharedSchema() {
-        const char* base = std::getenv("HSCHOOL_TEST_DATABASE_URL");
-        if (!base || !*base) {
-            if (std::getenv("HSCHOOL_REQUIRE_POSTGRES")) ADD_FAILURE() << "HSCHOOL_TEST_DATABASE_URL is not set";
-            return;
-        }
-        base_ = base;
-        std::random_device device;
-        name_ = "it" + std::to_string(::getpid()) + "_" + std::to_string(device() % 1000000);
-        auto admin = store::pg::Connection::connect(base_);
-        if (!admin || !(*admin)->run("CREATE SCHEMA " + name_)) {
-            ADD_FAILURE() << "cannot make schema " << name_;
-            return;
-        }
-        url_ = base_ + (base_.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" + name_;
-    }
-    ~SharedSchema() {
-        if (url_.empty()) return;
-        if (auto admin = store::pg::Connection::connect(base_)) (void)(*admin)->run("DROP SCHEMA " + name_ + " CASCADE");
-    }
-    bool ready() const { return !url_.empty(); }
-    const std::string& url() const { return url_; }
-
-private:
-    std::string base_, name_, url_;
-};
 
 std::vector<std::string> args_on(const TempDir& dir, const std::string& url) {
     auto args = isolated_server_args(dir);
@@ -80,7 +50,7 @@ protected:
         return false;
     }
 
-    SharedSchema schema;
+    TestSchema schema{"it"};
     TempDir dir_a, dir_b;
     std::unique_ptr<ServerProcess> a, b;
 };
