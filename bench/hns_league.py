@@ -10,8 +10,10 @@ tests: tests/integration/hns/leagues_test.cpp checks the behaviour.
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 
@@ -77,7 +79,27 @@ def run_one(server_class, build, mods, load_binary, with_league, quick):
         server.stop()
 
 
+HEADLESS = {"matches": 200, "jobs": 2, "target_s": 60.0}  # point 4: 200 certification matches of two built-ins
+
+
+def run_headless(build, quick):
+    """hschool-hns league, headless: its wall time for 200 certification matches (burrow vs scatter)."""
+    out = tempfile.mkdtemp(prefix="hschool-bench-league-")
+    matches = 20 if quick else HEADLESS["matches"]
+    cmd = [os.path.join(build, "tools", "hns", "hschool-hns"), "league", "--entrant", "burrow=builtin:burrow",
+           "--entrant", "scatter=builtin:scatter", "--matches", str(matches), "--variant", "certification",
+           "--jobs", str(HEADLESS["jobs"]), "--seed", "1", "--out", out]
+    print(f"hns-league: headless, {matches} certification matches, --jobs {HEADLESS['jobs']} ...", file=sys.stderr)
+    started = time.monotonic()
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    seconds = time.monotonic() - started
+    shutil.rmtree(out, ignore_errors=True)
+    return {"matches": matches, "jobs": HEADLESS["jobs"], "seconds": seconds, "exit": proc.returncode,
+            "loadavg_1m": os.getloadavg()[0]}
+
+
 def run_hns_league(server_class, build, mods, load_binary, quick=False):
+    headless = run_headless(build, quick)
     runs = []
     for i in range(1 if quick else REPEATS):
         order = (False, True) if i % 2 == 0 else (True, False)
@@ -85,12 +107,17 @@ def run_hns_league(server_class, build, mods, load_binary, quick=False):
             what = "with a league beside them" if with_league else "alone"
             print(f"hns-league: {MATCHES} default matches x 6 seats, {what} ({i + 1}) ...", file=sys.stderr)
             runs.append(run_one(server_class, build, mods, load_binary, with_league, quick))
-    return {"runs": runs}
+    return {"runs": runs, "headless": headless}
 
 
 def hns_league_table(result):
     g = lambda r, k: r.get(k, 0.0) or 0.0  # noqa: E731
     rows = ["\nissue 33: live seats beside a league (fresh server per run; 100 default matches x 6 scripted seats, 24 Hz)"]
+    h = result.get("headless") or {}
+    if h:
+        rows.append(f"  headless: {h['matches']} certification matches of two built-ins, --jobs {h['jobs']}: {h['seconds']:.1f} s "
+                    f"(exit {h['exit']}, load average {h['loadavg_1m']:.1f}) [target <= {HEADLESS['target_s']:.0f} s for 200: "
+                    f"{'met' if h['exit'] == 0 and h['seconds'] <= HEADLESS['target_s'] else 'NOT met'}]")
     for r in result.get("runs", []):
         label = "with league" if r.get("league") else "alone      "
         if "error" in r:
