@@ -55,6 +55,61 @@ def rest_round_trips(port, rounds):
     return {"create": summary(create), "list": summary(listing), "delete": summary(delete)}
 
 
+PROPAGATIONS = 20     # schools made on one server and paused there, timed until the other shows them
+POLL_S = 0.005
+
+
+def propagation(server_class, build, mods, url, count):
+    """Two servers on one database: how long until B lists a school A created, and shows A's pause."""
+    a = server_class(build, mods, ["--database", url])
+    b = server_class(build, mods, ["--database", url])
+    created, paused = [], []
+    try:
+        for i in range(count):
+            _, school = request(a.port, "POST", "/api/schools", {"name": f"seen {i}"})
+            started = time.perf_counter()
+            while not any(s["id"] == school["id"] for s in request(b.port, "GET", "/api/schools")[1]["schools"]):
+                time.sleep(POLL_S)
+            created.append((time.perf_counter() - started) * 1000)
+        # A pause needs a v4 socket; the list on B shows the same flag B's watchers get each tick.
+        ids = [s["id"] for s in request(a.port, "GET", "/api/schools")[1]["schools"]]
+        for school_id in ids[:count]:
+            pause_over_ws(a.port, school_id)
+            started = time.perf_counter()
+            while next(s for s in request(b.port, "GET", "/api/schools")[1]["schools"] if s["id"] == school_id)["running"]:
+                time.sleep(POLL_S)
+            paused.append((time.perf_counter() - started) * 1000)
+            request(a.port, "DELETE", f"/api/schools/{school_id}")
+    finally:
+        a.stop()
+        b.stop()
+    summary = lambda v: {"p50_ms": statistics.median(v), "max_ms": max(v), "n": len(v)} if v else None  # noqa: E731
+    return {"created": summary(created), "paused": summary(paused)}
+
+
+def pause_over_ws(port, school_id):
+    """A v4 session on /ws/game that says Hello, opens the school and pauses it (SetRunning 0)."""
+    import base64
+    import socket
+    import struct
+    sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall((f"GET /ws/game HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                  f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += sock.recv(4096)
+
+    def send(payload):
+        mask = os.urandom(4)
+        sock.sendall(bytes([0x82, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+    send(bytes([0x01, 4, 0]))                                   # Hello: id 1, version 4, locale 0
+    send(bytes([0x03]) + struct.pack("<i", school_id))          # OpenSchool
+    send(bytes([0x05, 0]))                                      # SetRunning 0
+    time.sleep(0.05)
+    sock.close()
+
+
 def start_cluster():
     folder = tempfile.mkdtemp(prefix="hschool-bench-pg-")
     os.rmdir(folder)  # the script makes it, owned by the postgres user
@@ -86,10 +141,12 @@ def run_postgres(server_class, run_load_on, build, mods, quick=False, threads=1)
                 finally:
                     server.stop()
                 runs[backend].append(row)
+        print("postgres: propagation between two servers ...", file=sys.stderr)
+        seen = propagation(server_class, build, mods, url, 5 if quick else PROPAGATIONS)
     finally:
         subprocess.run([os.path.join(ROOT, "scripts", "pg-cluster.sh"), "stop", folder], check=False)
     archive = run_archive_writes(build, url=None)  # the program starts its own cluster
-    return {"settings": q, "runs": runs, "archive": archive}
+    return {"settings": q, "runs": runs, "archive": archive, "propagation": seen}
 
 
 def run_archive_writes(build, url=None):
@@ -119,6 +176,11 @@ def postgres_table(result):
                      f"delete {rest('delete', 'p50_ms'):.2f}/{rest('delete', 'p99_ms'):.2f} ms (p50/p99); "
                      f"{result['settings']['watchers']} watchers: frames/s p50 {w('frames_hz_p50'):.2f} p1 {w('frames_hz_p1'):.2f}, "
                      f"server CPU {w('server_cpu_pct'):.1f} %, tick p99 {w('tick_ms_p99'):.2f} ms")
+    p = result.get("propagation") or {}
+    if p.get("created") and p.get("paused"):
+        lines.append(f"  two servers on one database: a school made on A is listed by B after {p['created']['p50_ms']:.0f} ms "
+                     f"(p50, max {p['created']['max_ms']:.0f} ms, {p['created']['n']} schools); A's pause shows on B after "
+                     f"{p['paused']['p50_ms']:.0f} ms (p50, max {p['paused']['max_ms']:.0f} ms) [target within a second]")
     a = result.get("archive") or {}
     if "error" in a:
         lines.append(f"  archive: {a['error']}")

@@ -102,10 +102,16 @@ Expected<std::vector<SchoolRecord>, StoreError> PgSchoolStore::load_all() {
     });
 }
 
-Expected<SchoolRecord, StoreError> PgSchoolStore::insert(const NewSchool& school) { return insert_checked(school, std::nullopt); }
+Expected<SchoolRecord, StoreError> PgSchoolStore::insert(const NewSchool& school) {
+    auto saved = insert_checked(school, std::nullopt);
+    if (saved) announce();  // the other servers list it now, not at their next read
+    return saved;
+}
 
 Expected<SchoolRecord, StoreError> PgSchoolStore::insert_within_limit(const NewSchool& school, std::size_t max_schools) {
-    return insert_checked(school, max_schools);
+    auto saved = insert_checked(school, max_schools);
+    if (saved) announce();
+    return saved;
 }
 
 Expected<SchoolRecord, StoreError> PgSchoolStore::insert_checked(const NewSchool& school, std::optional<std::size_t> max_schools) {
@@ -160,7 +166,9 @@ Expected<bool, StoreError> PgSchoolStore::remove(std::int32_t id) {
     if (!lease) return unexpected(std::move(lease).error());
     auto removed = (*lease)->exec("DELETE FROM schools WHERE id = $1", {Param::integer(id)});  // school_mods cascade
     if (!removed) return unexpected(std::move(removed).error());
-    return removed->affected() > 0;
+    const bool existed = removed->affected() > 0;
+    if (existed) announce();
+    return existed;
 }
 
 void PgSchoolStore::queue_clock(std::int32_t id, std::int64_t game_time_ms, bool running, std::uint8_t speed_index, bool control) {
