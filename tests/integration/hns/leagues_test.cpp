@@ -56,7 +56,10 @@ std::int64_t league_number(const json::object& o, const char* outer, const char*
 json::object until_league_settles(std::uint16_t port, const std::string& id) {
     for (int i = 0; i < kLeaguePollRounds; ++i) {
         const auto o = league_json(port, id);
+        // Final: the league has ended and its last fit, made after the end, says so (an earlier fit
+        // may already hold every result yet still read "running").
         if (!o.empty() && o.at("state") != "running" && o.at("table").is_object() &&
+            o.at("table").as_object().at("state") == o.at("state") &&
             league_number(o, "table", "played") == league_number(o, "progress", "played"))
             return o;
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
