@@ -38,7 +38,14 @@ def percentile(values, q):
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else None
 
 
+def clear_schools(port):
+    """The shared database outlives a server: the next run starts from no school, as SQLite's does."""
+    for school in request(port, "GET", "/api/schools")[1]["schools"]:
+        request(port, "DELETE", f"/api/schools/{school['id']}")
+
+
 def rest_round_trips(port, rounds):
+    clear_schools(port)
     create, listing, delete = [], [], []
     for _ in range(rounds):
         ids = []
@@ -65,21 +72,20 @@ def propagation(server_class, build, mods, url, count):
     b = server_class(build, mods, ["--database", url])
     created, paused = [], []
     try:
-        for i in range(count):
+        clear_schools(a.port)
+        for i in range(count):  # one school at a time: the server allows six
             _, school = request(a.port, "POST", "/api/schools", {"name": f"seen {i}"})
             started = time.perf_counter()
             while not any(s["id"] == school["id"] for s in request(b.port, "GET", "/api/schools")[1]["schools"]):
                 time.sleep(POLL_S)
             created.append((time.perf_counter() - started) * 1000)
-        # A pause needs a v4 socket; the list on B shows the same flag B's watchers get each tick.
-        ids = [s["id"] for s in request(a.port, "GET", "/api/schools")[1]["schools"]]
-        for school_id in ids[:count]:
-            pause_over_ws(a.port, school_id)
+            # A pause needs a v4 socket; the list on B shows the same flag B's watchers get each tick.
+            pause_over_ws(a.port, school["id"])
             started = time.perf_counter()
-            while next(s for s in request(b.port, "GET", "/api/schools")[1]["schools"] if s["id"] == school_id)["running"]:
+            while next(s for s in request(b.port, "GET", "/api/schools")[1]["schools"] if s["id"] == school["id"])["running"]:
                 time.sleep(POLL_S)
             paused.append((time.perf_counter() - started) * 1000)
-            request(a.port, "DELETE", f"/api/schools/{school_id}")
+            request(a.port, "DELETE", f"/api/schools/{school['id']}")
     finally:
         a.stop()
         b.stop()
@@ -136,8 +142,10 @@ def run_postgres(server_class, run_load_on, build, mods, quick=False, threads=1)
                     server.stop()
                 server = server_class(build, mods, extra)
                 try:
+                    clear_schools(server.port)
                     request(server.port, "POST", "/api/schools", {"name": "watched"})
                     row["watchers"] = run_load_on(server, build, "schools", q["watchers"], q["seconds"], threads)
+                    clear_schools(server.port)
                 finally:
                     server.stop()
                 runs[backend].append(row)
