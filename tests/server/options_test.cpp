@@ -32,6 +32,17 @@ TEST(AccessOptions, RefuseAnUnknownMode) {
     EXPECT_NE(std::get<int>(parsed), 0);
 }
 
+TEST(DatabaseOptions, APostgresUrlIsTakenAndAnythingElseRefused) {
+    EXPECT_EQ(parse({}).database_url, "");  // make run: SQLite
+    EXPECT_EQ(parse({"--database", "postgresql://app:pw@db:5432/hschool"}).database_url, "postgresql://app:pw@db:5432/hschool");
+    for (const char* bad : {"mysql://db/hschool", "data/hschool.db", "postgresql"}) {
+        const char* args[] = {"hschool-server", "--database", bad};
+        auto parsed = parse_options(3, args);
+        ASSERT_TRUE(std::holds_alternative<int>(parsed)) << bad;
+        EXPECT_NE(std::get<int>(parsed), 0) << bad;
+    }
+}
+
 TEST(AccessOptions, TheTokenFileDefaultsToTheDataFolderOrTheEnvironment) {
     ::unsetenv(kAdminTokenFileEnv);
     EXPECT_EQ(parse({"--data", "/srv/hschool/db.sqlite"}).admin_token_file, "/srv/hschool/admin.token");

@@ -48,12 +48,6 @@ MatchView view_of_archived(const store::ArchivedMatch& m) {
     return v;
 }
 
-HubError permission_error(Permission permission, const std::string& id) {
-    if (permission == Permission::Missing)
-        return HubError{401, "unauthorized", "changing match " + id + " needs its owner's token or the operator's, as Authorization: Bearer <token>"};
-    return HubError{403, "forbidden", "the token given is neither the owner's of match " + id + " nor the operator's"};
-}
-
 }  // namespace
 
 std::variant<sh::GameConfig, HubError> build_config(const CreateRequest& request) {
@@ -331,14 +325,14 @@ void HnsHub::replay_bytes(const std::string& id, std::function<void(std::variant
 
 std::optional<HubError> HnsHub::remove(const std::string& id, std::string_view credential) {
     if (options_.league_only) return HubError{403, "league-match-only", "the league's match cannot be deleted (drop-in mode)"};
-    if (permission(credential, "") == Permission::Missing) return permission_error(Permission::Missing, id);
+    if (permission(credential, "") == Permission::Missing) return permission_error(Permission::Missing, "match " + id);
     std::shared_ptr<LiveMatch> match;
     {
         std::lock_guard lock(mutex_);
         auto it = matches_.find(id);
         if (it != matches_.end() && !it->second->ended()) {
             if (const Permission may = permission(credential, it->second->owner_hash()); may != Permission::Granted)
-                return permission_error(may, id);
+                return permission_error(may, "match " + id);
             match = it->second;
             matches_.erase(it);
         }
@@ -361,7 +355,7 @@ std::optional<HubError> HnsHub::remove(const std::string& id, std::string_view c
         if (!archived) return HubError{503, "store-unavailable", archived.error().message};
         if (!*archived) return HubError{404, "not-found", "no match " + id};
         if (const Permission may = permission(credential, (*archived)->owner_hash); may != Permission::Granted)
-            return permission_error(may, id);
+            return permission_error(may, "match " + id);
     }
     auto removed = archive_->remove(id);
     if (!removed) return HubError{503, "store-unavailable", removed.error().message};

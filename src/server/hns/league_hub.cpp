@@ -36,12 +36,6 @@ std::optional<std::int64_t> league_number(std::string_view id) {
     return n;
 }
 
-HubError permission_error(Permission permission, const std::string& id) {
-    if (permission == Permission::Missing)
-        return HubError{401, "unauthorized", "changing league " + id + " needs its owner's token or the operator's, as Authorization: Bearer <token>"};
-    return HubError{403, "forbidden", "the token given is neither the owner's of league " + id + " nor the operator's"};
-}
-
 }  // namespace
 
 LeagueHub::LeagueHub(LeagueOptions options, store::HnsArchive* archive, NewMatchId new_match_id, HnsMetrics& metrics)
@@ -163,7 +157,7 @@ std::optional<LeagueSummary> LeagueHub::get(const std::string& id) const {
 
 std::optional<HubError> LeagueHub::remove(const std::string& id, std::string_view credential) {
     // Before the lookup, as for matches: a stranger cannot probe which leagues exist.
-    if (options_.access && options_.access(credential, "") == Permission::Missing) return permission_error(Permission::Missing, id);
+    if (options_.access && options_.access(credential, "") == Permission::Missing) return permission_error(Permission::Missing, "league " + id);
     const auto number = league_number(id);
     std::lock_guard lock(mutex_);
     const auto it = number ? leagues_.find(*number) : leagues_.end();
@@ -171,7 +165,7 @@ std::optional<HubError> LeagueHub::remove(const std::string& id, std::string_vie
     const std::shared_ptr<League> league = it->second;
     if (options_.access) {
         if (const Permission may = options_.access(credential, league->owner_hash); may != Permission::Granted)
-            return permission_error(may, id);
+            return permission_error(may, "league " + id);
     }
     if (league->state == league::LeagueState::Running) {
         end_locked(*league, league::LeagueState::Stopped, "");

@@ -28,6 +28,24 @@ constexpr const char* kSchoolLimitLock = "SELECT pg_advisory_xact_lock(3417002)"
 // The database's own clock, so that servers whose clocks disagree still agree on a lease.
 constexpr const char* kDbNowMs = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
 
+constexpr const char* kSchoolColumns =
+    "id, name, start_date_ms, map_json, game_time_ms, running, speed_index, created_at_ms, owner_hash";
+
+// One row of kSchoolColumns, without its mods.
+SchoolRecord school_of(const Rows& rows, int r) {
+    SchoolRecord record;
+    record.id = static_cast<std::int32_t>(rows.integer(r, 0));
+    record.name = rows.text(r, 1);
+    record.start_date_ms = rows.integer(r, 2);
+    record.map_json = rows.text(r, 3);
+    record.game_time_ms = rows.integer(r, 4);
+    record.running = rows.boolean(r, 5);
+    record.speed_index = static_cast<std::uint8_t>(rows.integer(r, 6));
+    record.created_at_ms = rows.integer(r, 7);
+    record.owner_hash = rows.text(r, 8);
+    return record;
+}
+
 std::string random_holder() {
     std::random_device device;
     std::string name;
@@ -73,24 +91,13 @@ Expected<std::vector<SchoolRecord>, StoreError> PgSchoolStore::load_all() {
     if (!lease) return unexpected(std::move(lease).error());
     auto& db = **lease;
     return in_transaction(db, [&]() -> Expected<std::vector<SchoolRecord>, StoreError> {
-        auto rows = db.exec("SELECT id, name, start_date_ms, map_json, game_time_ms, running, speed_index, created_at_ms, "
-                            "owner_hash FROM schools ORDER BY id");
+        auto rows = db.exec(std::string("SELECT ") + kSchoolColumns + " FROM schools ORDER BY id");
         if (!rows) return unexpected(std::move(rows).error());
         std::vector<SchoolRecord> schools;
         std::map<std::int64_t, std::size_t> index_by_id;
         for (int r = 0; r < rows->size(); ++r) {
-            SchoolRecord record;
-            record.id = static_cast<std::int32_t>(rows->integer(r, 0));
-            record.name = rows->text(r, 1);
-            record.start_date_ms = rows->integer(r, 2);
-            record.map_json = rows->text(r, 3);
-            record.game_time_ms = rows->integer(r, 4);
-            record.running = rows->boolean(r, 5);
-            record.speed_index = static_cast<std::uint8_t>(rows->integer(r, 6));
-            record.created_at_ms = rows->integer(r, 7);
-            record.owner_hash = rows->text(r, 8);
-            index_by_id.emplace(record.id, schools.size());
-            schools.push_back(std::move(record));
+            index_by_id.emplace(rows->integer(r, 0), schools.size());
+            schools.push_back(school_of(*rows, r));
         }
         auto mods = db.exec("SELECT school_id, mod_id FROM school_mods ORDER BY school_id, position");
         if (!mods) return unexpected(std::move(mods).error());
@@ -258,21 +265,10 @@ Expected<std::optional<SchoolRecord>, StoreError> PgSchoolStore::load_one(std::i
     if (!lease) return unexpected(std::move(lease).error());
     auto& db = **lease;
     return in_transaction(db, [&]() -> Expected<std::optional<SchoolRecord>, StoreError> {
-        auto rows = db.exec("SELECT id, name, start_date_ms, map_json, game_time_ms, running, speed_index, created_at_ms, "
-                            "owner_hash FROM schools WHERE id = $1",
-                            {Param::integer(id)});
+        auto rows = db.exec(std::string("SELECT ") + kSchoolColumns + " FROM schools WHERE id = $1", {Param::integer(id)});
         if (!rows) return unexpected(std::move(rows).error());
         if (rows->size() == 0) return std::optional<SchoolRecord>();
-        SchoolRecord record;
-        record.id = static_cast<std::int32_t>(rows->integer(0, 0));
-        record.name = rows->text(0, 1);
-        record.start_date_ms = rows->integer(0, 2);
-        record.map_json = rows->text(0, 3);
-        record.game_time_ms = rows->integer(0, 4);
-        record.running = rows->boolean(0, 5);
-        record.speed_index = static_cast<std::uint8_t>(rows->integer(0, 6));
-        record.created_at_ms = rows->integer(0, 7);
-        record.owner_hash = rows->text(0, 8);
+        SchoolRecord record = school_of(*rows, 0);
         auto mods = db.exec("SELECT mod_id FROM school_mods WHERE school_id = $1 ORDER BY position", {Param::integer(id)});
         if (!mods) return unexpected(std::move(mods).error());
         for (int r = 0; r < mods->size(); ++r) record.mod_ids.push_back(mods->text(r, 0));
