@@ -84,6 +84,10 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
     app.add_option("--hns-max-leagues-per-ip", o.hns_max_leagues_per_ip, "Running leagues one client address may have (more: 429; 0: no cap)");
     app.add_option("--hns-max-league-matches", o.hns_max_league_matches, "Matches in one league, pairings x matches (more: 400)")
         ->check(CLI::Range(1, hschool::league::kMaxPlannedMatches));
+    app.add_option("--hns-max-league-model-matches", o.hns_max_league_model_matches,
+                   "With a language model configured: matches with a prompt entrant in one league, each asking the model every turn "
+                   "(more: 400; 0: no prompt entrants)")
+        ->check(CLI::Range(0, hschool::league::kMaxPlannedMatches));
     app.add_option("--hns-league-jobs", o.hns_league_jobs, "League matches played at once by all leagues, each on a low-priority thread")
         ->check(CLI::Range(1, hns::kMaxLeagueJobs));
     std::string access;

@@ -180,7 +180,8 @@ int run_server(const ServerOptions& options) {
     league_options.max_running_per_address = options.hns_max_leagues_per_ip;
     league_options.max_matches = options.hns_max_league_matches;
     league_options.jobs = options.hns_league_jobs;
-    league_options.model_configured = hns::process_llm_settings().transport != hns::LlmTransport::None;
+    league_options.llm = hns::process_llm_settings();
+    league_options.max_model_matches = options.hns_max_league_model_matches;
     league_options.access = hub_options.access;
     if (options.dropin.replay)
         league_options.disabled = hns::HubError{409, "replay-mode", "this server plays back one replay (replay mode); no league can be started"};

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "child_process.hpp"
+#include "league/prompt_turns.hpp"
 #include "seat_program.hpp"
 #include "server_match.hpp"
 #include "sim/hns/replay.hpp"
@@ -248,9 +249,7 @@ Result<PlayedMatch> ServerRunner::play(const ScheduledMatch& match) const {
             tally.modelTurns += model;
             tally.fallbackTurns += fallback;
             for (const auto& c : causes) ++tally.causes[c];
-            ending += fallback > 0 ? "; prompt fallback " + std::to_string(fallback) + "/" + std::to_string(model + fallback) +
-                                         " turns (" + joined(causes) + ")"
-                                   : "; prompt model " + std::to_string(model) + "/" + std::to_string(model) + " turns";
+            ending += "; " + prompt_turns_note(model, fallback, causes);
         } else {
             ++tally.endings[ending];
         }

@@ -32,7 +32,7 @@ describe('a league as the server writes it', () => {
     expect(table.entrants.map((e) => e.name)).toEqual(['burrow', 'random', 'idle']);
     expect(table.entrants[1]).toEqual({
       name: 'random', kind: 'builtin:random', fallback: '', rating: 1317.6, low: 1103.1, high: 1500, matches: 6, wins: 1, draws: 0, losses: 5,
-      meanScore: -0.4903, provisional: true, vor: { baseline: 'burrow', value: -182.4, low: -578.4, high: 182.4 },
+      meanScore: -0.4903, provisional: true, vor: { baseline: 'burrow', value: -182.4, low: -578.4, high: 182.4 }, promptTurns: null,
     });
     expect(table.pairs[0]).toEqual({ a: 'burrow', b: 'random', matches: 3, aWins: 3, bWins: 0, draws: 0, meanMargin: 1.2213, low: -0.1965, high: 2 });
     expect(table.results).toHaveLength(9);
@@ -102,6 +102,18 @@ describe('hostile answers', () => {
     expect(parsed.progress).toEqual({ played: 9, planned: 9 });
   });
 
+  it('reads how a prompt entrant asked the model, and never a wrong count', () => {
+    const table = parseLeagueTable({
+      entrants: [
+        { name: 'p', kind: 'prompt', modelTurns: 46, fallbackTurns: 2 },
+        { name: 'q', kind: 'prompt', fallback: 'no_credentials', modelTurns: 0, fallbackTurns: 48 },
+        { name: 'h', kind: 'prompt', modelTurns: -3, fallbackTurns: 'many' },
+        { name: 'b', kind: 'builtin:burrow' },
+      ],
+    });
+    expect(table.entrants.map((e) => e.promptTurns)).toEqual([{ model: 46, fallback: 2 }, { model: 0, fallback: 48 }, { model: 0, fallback: 0 }, null]);
+  });
+
   it('turns wrong types and out-of-range numbers into nothing, never into a wrong number', () => {
     const table = parseLeagueTable({
       entrants: [{
@@ -114,6 +126,7 @@ describe('hostile answers', () => {
     });
     expect(table.entrants[0]).toEqual({
       name: 'a', kind: '', fallback: '', rating: null, low: null, high: null, matches: 0, wins: 2, draws: 0, losses: 1_000_000_000, meanScore: null, provisional: true, vor: null,
+      promptTurns: null,
     });
     expect(table.pairs[0]).toEqual({ a: 'a', b: 'b', matches: 0, aWins: 0, bWins: 1, draws: 0, meanMargin: null, low: null, high: 2 });
     expect(table.results[0]).toEqual({ id: 'r1', seed: '', variant: '', seats: ['a', '', '', '', '', ''], scores: [0.5, null, null, null, null, null], replay: '42' });

@@ -64,6 +64,12 @@ export interface EntrantRow extends EntrantRef {
   meanScore: number | null;
   provisional: boolean;
   vor: Vor | null;
+  promptTurns: PromptTurns | null; // a prompt entrant's decision turns over its matches, else null
+}
+
+export interface PromptTurns {
+  model: number; // answered by the language model
+  fallback: number; // played as burrow instead (no model, or its answer was not usable)
 }
 
 export interface PairRow {
@@ -211,6 +217,7 @@ export function parseEntrantRow(raw: unknown): EntrantRow {
     meanScore: bounded(o.meanScore, MAX_SCORE),
     provisional: o.provisional !== false, // only an explicit false settles an entrant
     vor: parseVor(o.vor),
+    promptTurns: o.modelTurns === undefined && o.fallbackTurns === undefined ? null : { model: count(o.modelTurns), fallback: count(o.fallbackTurns) },
   };
 }
 

@@ -146,6 +146,16 @@ export class HnsLeagueView implements View {
       ),
       league.error ? h('p', { class: 'note note-warning', role: 'status', 'data-testid': 'league-stopped-by-itself', text: t('leagues.page.error', { error: league.error }) }) : null,
       league.entrants.filter((e) => e.fallback).map((e) => h('p', { class: 'note note-warning', 'data-testid': 'league-fallback', text: t('leagues.page.fallback', { name: e.name, cause: e.fallback }) })),
+      table.entrants.flatMap((e) => {
+        const turns = e.promptTurns;
+        if (e.fallback || !turns || turns.model + turns.fallback === 0) return [];
+        const total = turns.model + turns.fallback;
+        return [h('p', {
+          class: turns.fallback > 0 ? 'note note-warning' : 'note',
+          'data-testid': 'league-model-turns',
+          text: t('leagues.page.modelTurns', { name: e.name, model: turns.model, total }),
+        })];
+      }),
       this.stopProblemElement(),
       problem,
       ranked.length === 0 || (table.results.length === 0 && ranked.every((e) => e.matches === 0))

@@ -56,13 +56,18 @@ void LeagueHub::stop() {
     {
         std::lock_guard lock(mutex_);
         stopping_ = true;
+        for (const auto& [number, l] : leagues_) l->halted = true;
         threads.swap(threads_);
     }
     wake_.notify_all();
     for (auto& t : threads) t.join();
 }
 
-LeagueRequestLimits LeagueHub::limits() const { return LeagueRequestLimits{options_.max_matches, !options_.model_configured}; }
+LeagueRequestLimits LeagueHub::limits() const {
+    LeagueRequestLimits limits{options_.max_matches, std::nullopt};
+    if (options_.llm.transport != LlmTransport::None) limits.max_model_matches = options_.max_model_matches;
+    return limits;
+}
 
 std::size_t LeagueHub::running() const {
     std::lock_guard lock(mutex_);
@@ -75,6 +80,8 @@ std::variant<LeagueSummary, HubError> LeagueHub::create(LeagueRequest request, s
     if (options_.disabled) return *options_.disabled;
     if (request.planned() > options_.max_matches)  // the parser checks it too, with the same limit
         return HubError{400, "too-many-league-matches", "matches: over this server's " + std::to_string(options_.max_matches) + " a league"};
+    if (const auto most = limits().max_model_matches; most && request.prompt_matches() > *most)
+        return HubError{400, "too-many-model-matches", "matches: over this server's " + std::to_string(*most) + " with a prompt entrant a league"};
     if (request.entrants.size() > league::kMaxEntrants) return HubError{400, "invalid-field", "entrants: too many"};
     for (const auto& e : request.entrants)
         if (e.kind.family == league::KindFamily::Command) return HubError{400, "command-refused", "a server never runs a command"};
@@ -108,6 +115,7 @@ std::variant<LeagueSummary, HubError> LeagueHub::create(LeagueRequest request, s
     league->number = next_number_++;
     league->id = "l" + std::to_string(league->number);
     league->entrants = std::move(request.entrants);
+    league->prompts = std::move(request.prompts);
     league->schedule = std::move(*schedule);
     league->variant = std::move(request.variant);
     league->seed = *request.seed;
@@ -135,6 +143,7 @@ LeagueSummary LeagueHub::summary_locked(const League& league) const {
     s.created_at_ms = league.created_at_ms;
     s.ended_at_ms = league.ended_at_ms;
     s.entrants = league.entrants;
+    s.model = options_.llm.transport != LlmTransport::None;
     s.table = league.table;
     return s;
 }
@@ -180,6 +189,7 @@ std::optional<HubError> LeagueHub::remove(const std::string& id, std::string_vie
 void LeagueHub::end_locked(League& league, league::LeagueState state, std::string error) {
     if (league.state != league::LeagueState::Running) return;
     league.state = state;
+    league.halted = true;
     league.error = std::move(error);
     league.ended_at_ms = unix_ms();
     league.dirty = true;

@@ -24,6 +24,7 @@
 #include "server/hns/hns_metrics.hpp"
 #include "server/hns/hub.hpp"
 #include "server/hns/league_request.hpp"
+#include "server/hns/llm_settings.hpp"
 #include "server/hns/match_request.hpp"
 #include "server/hns/permission.hpp"
 
@@ -61,7 +62,8 @@ struct LeagueOptions {
     std::size_t max_kept = kMaxKeptLeagues;
     std::size_t max_archived_matches = kMaxArchivedLeagueMatches;
     int jobs = kDefaultLeagueJobs;
-    bool model_configured = false;  // a prompt seat's model transport is set: prompt entrants are refused
+    LlmSettings llm;  // the model prompt entrants ask (transport None: they play burrow, no_credentials)
+    int max_model_matches = kDefaultMaxLeagueModelMatches;  // with a model: matches with a prompt entrant a league
     AccessCheck access;             // owners mode; unset: everyone may delete (open mode)
     std::optional<HubError> disabled;  // drop-in and replay modes: every create answers this
 };
@@ -73,6 +75,7 @@ struct LeagueSummary {
     std::int64_t seed = 0;
     std::int64_t created_at_ms = 0, ended_at_ms = 0;  // ended: 0 while running
     std::vector<league::Entrant> entrants;
+    bool model = false;  // prompt entrants ask a model (else they play burrow, no_credentials)
     std::shared_ptr<const std::string> table;  // league.json's object, serialized; null before the first fit
 };
 
@@ -86,7 +89,9 @@ public:
     LeagueHub& operator=(const LeagueHub&) = delete;
 
     void start();  // the league threads
-    void stop();   // a match being played finishes first (a match is well under a second); nothing more is archived
+    // A match being played finishes first (its prompt seats stop asking: it ends in well under a
+    // second); nothing more is archived.
+    void stop();
 
     LeagueRequestLimits limits() const;
     // The budgets answer at once (429/503 with Retry-After); nothing slow runs here.

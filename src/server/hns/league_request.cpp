@@ -46,8 +46,8 @@ struct RawEntrant {
     const json::string* prompt = nullptr;
 };
 
-std::variant<league::Entrant, HubError> parse_entrant(const json::value& value, std::size_t index,
-                                                     const LeagueRequestLimits& limits) {
+// `entrant_prompt`: a prompt entrant's text, when it is one.
+std::variant<league::Entrant, HubError> parse_entrant(const json::value& value, std::size_t index, std::string& entrant_prompt) {
     const std::string at = "entrants[" + std::to_string(index) + "]";
     if (!value.is_object()) return invalid(at + ": must be an object {\"name\", \"kind\"}");
     RawEntrant raw;
@@ -64,15 +64,12 @@ std::variant<league::Entrant, HubError> parse_entrant(const json::value& value, 
         return invalid(at + ".name: 1 to " + std::to_string(league::kMaxNameBytes) + " of A-Z a-z 0-9 . _ -");
     league::Entrant entrant{std::string(name), {}};
     if (kind == kPromptEntrantKind) {
-        if (!limits.prompts_allowed)
-            return invalid(at + ".kind: this server has a language model configured, which leagues do not ask yet; "
-                                "prompt entrants play only on a server without one (as burrow, no_credentials)",
-                           "unsupported-kind");
         if (raw.prompt == nullptr) return invalid(at + ".prompt: a prompt entrant needs its prompt text", "missing-field");
         if (raw.prompt->empty() || raw.prompt->size() > kMaxLeaguePromptBytes)
             return invalid(at + ".prompt: 1 to " + std::to_string(kMaxLeaguePromptBytes) + " bytes");
         if (!clean_prompt(*raw.prompt)) return invalid(at + ".prompt: must be UTF-8 text without control characters");
         entrant.kind = league::EntrantKind{league::KindFamily::Prompt, kInlinePromptArg};
+        entrant_prompt = std::string(*raw.prompt);
         return entrant;
     }
     if (raw.prompt != nullptr) return invalid(at + ".prompt: only a prompt entrant (\"kind\": \"prompt\") has a prompt");
@@ -88,19 +85,21 @@ std::variant<league::Entrant, HubError> parse_entrant(const json::value& value, 
     return entrant;
 }
 
-std::optional<HubError> parse_entrants(const json::value& value, const LeagueRequestLimits& limits, LeagueRequest& out) {
+std::optional<HubError> parse_entrants(const json::value& value, LeagueRequest& out) {
     if (!value.is_array()) return invalid("entrants: must be an array of {\"name\", \"kind\"}");
     const auto& array = value.as_array();
     if (array.size() < league::kMinEntrants || array.size() > league::kMaxEntrants)
         return invalid("entrants: " + std::to_string(league::kMinEntrants) + " to " + std::to_string(league::kMaxEntrants) +
                        " entrants (given " + std::to_string(array.size()) + ")");
     for (std::size_t i = 0; i < array.size(); ++i) {
-        auto entrant = parse_entrant(array[i], i, limits);
+        std::string prompt;
+        auto entrant = parse_entrant(array[i], i, prompt);
         if (auto* e = std::get_if<HubError>(&entrant)) return std::move(*e);
         auto& parsed = std::get<league::Entrant>(entrant);
         for (const auto& earlier : out.entrants)
             if (earlier.name == parsed.name)
                 return invalid("entrants[" + std::to_string(i) + "].name: '" + parsed.name + "' given twice", "duplicate-name");
+        if (is_prompt_entrant(parsed)) out.prompts[parsed.name] = std::move(prompt);
         out.entrants.push_back(std::move(parsed));
     }
     return std::nullopt;
@@ -111,6 +110,13 @@ std::optional<HubError> parse_entrants(const json::value& value, const LeagueReq
 int LeagueRequest::planned() const {
     const long long n = static_cast<long long>(entrants.size());
     return static_cast<int>(n * (n - 1) / 2 * matches);
+}
+
+int LeagueRequest::prompt_matches() const {
+    const long long n = static_cast<long long>(entrants.size());
+    const long long p = std::count_if(entrants.begin(), entrants.end(), is_prompt_entrant);
+    // Pairings of a prompt entrant with anyone: all of them but those of two others.
+    return static_cast<int>((n * (n - 1) / 2 - (n - p) * (n - p - 1) / 2) * matches);
 }
 
 bool is_prompt_entrant(const league::Entrant& entrant) { return entrant.kind.family == league::KindFamily::Prompt; }
@@ -129,7 +135,7 @@ std::variant<LeagueRequest, HubError> parse_league_request(std::string_view body
     bool have_entrants = false, have_matches = false;
     for (const auto& [key, value] : parsed.as_object()) {
         if (key == "entrants") {
-            if (auto error = parse_entrants(value, limits, request)) return std::move(*error);
+            if (auto error = parse_entrants(value, request)) return std::move(*error);
             have_entrants = true;
         } else if (key == "matches") {
             const bool integer = value.is_int64() || value.is_uint64();
@@ -160,6 +166,11 @@ std::variant<LeagueRequest, HubError> parse_league_request(std::string_view body
                            std::to_string(pairings * request.matches) + " matches, over this server's " +
                            std::to_string(limits.max_planned) + " a league",
                        "too-many-league-matches");
+    if (limits.max_model_matches && request.prompt_matches() > *limits.max_model_matches)
+        return invalid("matches: " + std::to_string(request.prompt_matches()) +
+                           " matches with a prompt entrant, each asking this server's language model every turn, over its " +
+                           std::to_string(*limits.max_model_matches) + " a league",
+                       "too-many-model-matches");
     return request;
 }
 

@@ -5,6 +5,7 @@
 // client names, so `cmd:` and `prompt:FILE` are refused and a prompt comes as text.
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,17 +28,24 @@ inline constexpr std::size_t kMaxLeagueEchoBytes = 64;
 inline constexpr const char* kPromptEntrantKind = "prompt";
 inline constexpr const char* kInlinePromptArg = "inline";
 
+// Matches with a prompt seat in one league when a language model is configured
+// (--hns-max-league-model-matches; more: 400): each asks the operator's model ~100 times.
+inline constexpr int kDefaultMaxLeagueModelMatches = 20;
+
 struct LeagueRequestLimits {
-    int max_planned = 0;          // pairings x matches in one league (this server's budget)
-    bool prompts_allowed = true;  // false: a model is configured, which leagues do not ask yet
+    int max_planned = 0;  // pairings x matches in one league (this server's budget)
+    // Set when a model is configured: matches with a prompt entrant in one league (its calls cost the operator).
+    std::optional<int> max_model_matches;
 };
 
 struct LeagueRequest {
     std::vector<league::Entrant> entrants;  // a prompt entrant: KindFamily::Prompt, arg kInlinePromptArg
+    std::map<std::string, std::string> prompts;  // a prompt entrant's text, by name (memory only, never shown)
     int matches = 0;                        // per pairing
     std::string variant = "default";
     std::optional<std::int64_t> seed;       // none: the server draws one
     int planned() const;                    // pairings x matches
+    int prompt_matches() const;             // of those, the matches of pairings with a prompt entrant
 };
 
 // The error names the key at fault ("entrants[2].kind: ..."), as POST /api/hns/matches does.

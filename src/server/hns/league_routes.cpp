@@ -26,7 +26,7 @@ json::object summary_object(const hns::LeagueSummary& s) {
     json::array entrants;
     for (const auto& e : s.entrants) {
         json::object entrant{{"name", e.name}, {"kind", hns::entrant_kind_text(e)}};
-        if (hns::is_prompt_entrant(e)) entrant["fallback"] = hns::kCauseNoCredentials;
+        if (hns::is_prompt_entrant(e) && !s.model) entrant["fallback"] = hns::kCauseNoCredentials;
         entrants.emplace_back(std::move(entrant));
     }
     o["entrants"] = std::move(entrants);

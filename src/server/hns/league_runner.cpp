@@ -2,8 +2,10 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
+
+#include "league/prompt_turns.hpp"
 #include "league/seat_source.hpp"
-#include "server/hns/decisions.hpp"
 #include "server/hns/league_request.hpp"
 #include "sim/hns/baselines.hpp"
 #include "sim/hns/match.hpp"
@@ -16,15 +18,6 @@ namespace sh = sim::hns;
 
 namespace {
 
-// What a live prompt seat plays when it cannot ask a model: the burrow order of its turn.
-class PromptFallbackSeat final : public sh::SeatPolicy {
-public:
-    std::string_view name() const override { return kPromptFallbackPolicy; }
-    sh::Order order(const sh::Sim& sim, const sh::Driver& driver, int slot, int turn, const sh::BaselineParams& params) const override {
-        return resolve_prompt_turn(sh::baseline_order(sh::Baseline::Burrow, sim, driver, slot, turn, params)).order;
-    }
-};
-
 league::Result<LeagueRunner::Outcome> fail(const league::ScheduledMatch& match, const std::string& message) {
     return league::Result<LeagueRunner::Outcome>(hschool::unexpected("match " + match.id + ": " + message));
 }
@@ -36,11 +29,6 @@ std::string text_of(const json::object& o, const char* key) {
 
 }  // namespace
 
-std::shared_ptr<const sh::SeatPolicy> prompt_fallback_seat() {
-    static const auto seat = std::make_shared<const PromptFallbackSeat>();
-    return seat;
-}
-
 league::Result<sh::GameConfig> league_variant_config(const std::string& variant) {
     using R = league::Result<sh::GameConfig>;
     if (variant == "default") return R(sh::GameConfig{});
@@ -50,17 +38,19 @@ league::Result<sh::GameConfig> league_variant_config(const std::string& variant)
 }
 
 league::Result<std::unique_ptr<LeagueRunner>> LeagueRunner::create(const std::vector<league::Entrant>& entrants,
-                                                                   const std::string& variant) {
+                                                                   const std::string& variant, LlmSettings llm,
+                                                                   std::map<std::string, std::string> prompts) {
     using R = league::Result<std::unique_ptr<LeagueRunner>>;
     auto config = league_variant_config(variant);
     if (!config) return R(hschool::unexpected(config.error()));
     std::unique_ptr<LeagueRunner> runner(new LeagueRunner());
     runner->base_ = *config;
     runner->variant_ = variant;
+    runner->llm_ = std::move(llm);
     for (const league::Entrant& e : entrants) {
         if (is_prompt_entrant(e)) {
-            runner->policies_[e.name] = prompt_fallback_seat();
-            runner->prompt_entrants_.insert(e.name);
+            auto it = prompts.find(e.name);
+            runner->prompts_[e.name] = it != prompts.end() ? std::move(it->second) : std::string();
             continue;
         }
         auto policy = league::make_seat_source(e.kind)->headless_policy();
@@ -72,16 +62,29 @@ league::Result<std::unique_ptr<LeagueRunner>> LeagueRunner::create(const std::ve
     return R(std::move(runner));
 }
 
-league::Result<LeagueRunner::Outcome> LeagueRunner::play_full(const league::ScheduledMatch& match) const {
+league::Result<LeagueRunner::Outcome> LeagueRunner::play_full(const league::ScheduledMatch& match,
+                                                              const std::function<bool()>& stop) const {
     sh::GameConfig config = base_;
     config.seed = match.seed;
     auto pinned = sh::resolve_room_spec(config);
     if (!pinned) return fail(match, pinned.error);
     sh::MatchOptions options;
+    std::array<std::optional<std::string>, kLeagueSeats> prompts;
     for (int s = 0; s < league::kSeats; ++s) {
+        if (const auto it = prompts_.find(match.seats[s]); it != prompts_.end()) {
+            prompts[static_cast<std::size_t>(s)] = it->second;
+            continue;
+        }
         const auto it = policies_.find(match.seats[s]);
         if (it == policies_.end()) return fail(match, "no entrant named " + match.seats[s]);
         options.policies[s] = it->second;
+    }
+    // One model client and one memory per match, shared by its prompt seats.
+    std::shared_ptr<PromptTurns> turns;
+    if (std::any_of(prompts.begin(), prompts.end(), [](const auto& p) { return p.has_value(); })) {
+        turns = std::make_shared<PromptTurns>(llm_, *pinned, prompts, stop);
+        for (int s = 0; s < league::kSeats; ++s)
+            if (turns->prompt_slot(s)) options.policies[s] = std::make_shared<LeaguePromptSeat>(turns);
     }
     auto outcome = sh::run_match(*pinned, options);
     if (!outcome) return fail(match, outcome.error);
@@ -100,6 +103,12 @@ league::Result<LeagueRunner::Outcome> LeagueRunner::play_full(const league::Sche
     out.played.replay = std::move(outcome->replay);
     out.results_json = std::move(outcome->results);
     out.final_tick = outcome->finalTick;
+    for (int s = 0; turns && s < league::kSeats; ++s) {
+        if (!turns->prompt_slot(s)) continue;
+        const PromptSeatTally& tally = turns->tally(s);
+        out.prompt[static_cast<std::size_t>(s)] = tally;
+        out.played.programs[static_cast<std::size_t>(s)] = league::prompt_turns_note(tally.model_turns, tally.fallback_turns, tally.causes);
+    }
     return out;
 }
 
@@ -130,7 +139,7 @@ MatchView LeagueRunner::archived_view(const std::string& id, const league::Sched
         SeatView seat;
         seat.slot = s;
         seat.identity = "Cog" + std::to_string(s + 1);  // run_match's join names
-        seat.kind = prompt_entrants_.count(match.seats[s]) ? "prompt" : "scripted";
+        seat.kind = prompts_.count(match.seats[s]) ? "prompt" : "scripted";
         seat.label = match.seats[s];  // the entrant
         v.seats.push_back(std::move(seat));
     }

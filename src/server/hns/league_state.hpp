@@ -1,8 +1,10 @@
 #pragma once
 // One league's state, shared by the hub's REST side (league_hub.cpp) and its threads
 // (league_worker.cpp); every field is guarded by LeagueHub::mutex_ unless it says otherwise.
+#include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,6 +27,10 @@ struct LeagueHub::League {
     std::int64_t seed = 0;
     std::string owner_hash, address;
     std::int64_t created_at_ms = 0;
+    std::map<std::string, std::string> prompts;  // prompt entrants' text: sent to the model only, never shown or logged
+
+    // Set (under the lock) when it stops or the server does; read without it by a match's prompt seats.
+    std::atomic<bool> halted{false};
 
     league::LeagueState state = league::LeagueState::Running;
     std::string error;  // why it stopped by itself
@@ -33,6 +39,7 @@ struct LeagueHub::League {
     std::size_t next = 0;  // the next schedule index to hand out
     int in_flight = 0;     // matches being played or archived
     std::vector<league::MatchResult> results;  // replay: the archived match's id
+    std::map<std::string, PromptSeatTally> prompt_turns;  // each prompt entrant's turns, summed over its matches
     bool forgotten = false;  // deleted or pushed out: matches still in flight remove their own replays
 
     // The table, refitted by a league thread: `dirty` once results or the state changed since.

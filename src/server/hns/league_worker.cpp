@@ -23,14 +23,22 @@ namespace json = boost::json;
 
 namespace {
 
-// league.json's object, with each prompt entrant's kind as the client gave it and how it played.
-std::shared_ptr<const std::string> table_text(league::LeagueTable table, const std::vector<league::Entrant>& entrants) {
+// league.json's object, with each prompt entrant's kind as the client gave it and how its turns
+// went: modelTurns and fallbackTurns over its matches, and "fallback" when no model is configured.
+std::shared_ptr<const std::string> table_text(league::LeagueTable table, const std::vector<league::Entrant>& entrants,
+                                              const std::map<std::string, PromptSeatTally>& turns, bool model) {
     for (std::size_t i = 0; i < table.entrants.size() && i < entrants.size(); ++i)
         table.entrants[i].kind = entrant_kind_text(entrants[i]);
     json::value value = league::table_json(table);
     auto& rows = value.as_object()["entrants"].as_array();
-    for (std::size_t i = 0; i < rows.size() && i < entrants.size(); ++i)
-        if (is_prompt_entrant(entrants[i])) rows[i].as_object()["fallback"] = kCauseNoCredentials;
+    for (std::size_t i = 0; i < rows.size() && i < entrants.size(); ++i) {
+        if (!is_prompt_entrant(entrants[i])) continue;
+        auto& row = rows[i].as_object();
+        const auto it = turns.find(entrants[i].name);
+        row["modelTurns"] = it == turns.end() ? 0 : it->second.model_turns;
+        row["fallbackTurns"] = it == turns.end() ? 0 : it->second.fallback_turns;
+        if (!model) row["fallback"] = kCauseNoCredentials;
+    }
     return std::make_shared<const std::string>(json::serialize(value));
 }
 
@@ -79,10 +87,11 @@ void LeagueHub::refresh_table(std::unique_lock<std::mutex>& lock, const std::sha
     info.matchesPerPairing = league->schedule.matchesPerPairing;
     info.planned = static_cast<int>(league->schedule.matches.size());
     info.state = league->state;
+    const std::map<std::string, PromptSeatTally> turns = league->prompt_turns;
     lock.unlock();
     std::shared_ptr<const std::string> text;
     auto table = league::build_table(league->entrants, std::move(results), info);
-    if (table) text = table_text(std::move(*table), league->entrants);
+    if (table) text = table_text(std::move(*table), league->entrants, turns, options_.llm.transport != LlmTransport::None);
     else spdlog::error("event=hns_league_table_failed id={} error=\"{}\"", league->id, table.error());
     lock.lock();
     league->fitted_at = std::chrono::steady_clock::now();
@@ -98,13 +107,14 @@ void LeagueHub::play(std::unique_lock<std::mutex>& lock, Job job) {
     lock.unlock();
     std::string failure;
     if (!runner) {  // entrants and variant never change after creation: read without the lock
-        auto made = LeagueRunner::create(league.entrants, league.variant);
+        auto made = LeagueRunner::create(league.entrants, league.variant, options_.llm, league.prompts);
         if (made) runner = std::move(*made);
         else failure = made.error();
     }
     std::optional<LeagueRunner::Outcome> outcome;
     if (runner) {
-        auto played = runner->play_full(job.match);
+        // A stop lets prompt seats stop asking the model: the match then ends at built-in speed.
+        auto played = runner->play_full(job.match, [&league] { return league.halted.load(); });
         if (played) outcome = std::move(*played);
         else failure = played.error();
     }
@@ -156,8 +166,14 @@ void LeagueHub::play(std::unique_lock<std::mutex>& lock, Job job) {
     result.seats = job.match.seats;
     result.scores = outcome->played.scores;
     result.replay = id;
-    for (int slot = 0; slot < league::kSeats; ++slot)  // how a prompt seat played, as hschool-hns league notes it
-        if (runner->prompt_seat(job.match.seats[slot])) result.programs[slot] = kPromptFallbackNote;
+    result.programs = outcome->played.programs;  // how each prompt seat's turns went, as hschool-hns league notes it
+    for (int slot = 0; slot < league::kSeats; ++slot) {
+        if (!runner->prompt_seat(job.match.seats[slot])) continue;
+        const PromptSeatTally& seat = outcome->prompt[static_cast<std::size_t>(slot)];
+        PromptSeatTally& sum = league.prompt_turns[job.match.seats[slot]];
+        sum.model_turns += seat.model_turns;
+        sum.fallback_turns += seat.fallback_turns;
+    }
     league.results.push_back(std::move(result));
     league.dirty = true;
     metrics_.league_match_played();

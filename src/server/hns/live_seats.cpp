@@ -18,21 +18,6 @@ constexpr const char* kBaselineNames[2] = {"burrow", "scatter"};
 
 std::uint32_t now_ms(const MatchRuntime& rt) { return sh::replay_tick_time(rt.sim.tick_count()); }
 
-sh::OrderContext order_context(const sh::Sim& sim) {
-    sh::OrderContext ctx;
-    for (const auto& o : sim.objects()) {
-        ctx.objectIds.push_back(o.id);
-        if (o.kind == sh::ObjectKind::Ramp) ctx.rampIds.push_back(o.id);
-    }
-    const sh::Room& room = sim.room();
-    for (const auto& a : room.anchors) ctx.anchorIds.push_back(a.id);
-    for (const auto& d : room.doors) ctx.anchorIds.push_back(d.id);
-    for (const auto& r : room.regions) ctx.anchorIds.push_back(r.id);
-    ctx.maxX = room.width - 1;
-    ctx.maxY = room.height - 1;
-    return ctx;
-}
-
 SocketState* socket_of(MatchRuntime& rt, int id) {
     auto it = rt.sockets.find(id);
     return it == rt.sockets.end() ? nullptr : &it->second;
@@ -200,11 +185,6 @@ void remember(MatchRuntime& rt, int slot, const sh::Order& order, const std::str
     seat.memory.last_result = result;
     if (!order.notes.empty()) seat.memory.notes = order.notes;
     if (!order.radio.empty()) seat.memory.radio = order.radio;
-}
-
-std::string last_result_text(const sh::Sim& sim, int slot) {
-    const auto& results = sim.last_results();
-    return slot < static_cast<int>(results.size()) ? sh::action_result_text(results[static_cast<std::size_t>(slot)]) : "";
 }
 
 // What every seat remembers, as the observation reads it.

@@ -286,4 +286,24 @@ std::string observation_json(const ObservationInput& in) {
     return out;
 }
 
+shns::OrderContext order_context(const shns::Sim& sim) {
+    shns::OrderContext ctx;
+    for (const auto& o : sim.objects()) {
+        ctx.objectIds.push_back(o.id);
+        if (o.kind == shns::ObjectKind::Ramp) ctx.rampIds.push_back(o.id);
+    }
+    const shns::Room& room = sim.room();
+    for (const auto& a : room.anchors) ctx.anchorIds.push_back(a.id);
+    for (const auto& d : room.doors) ctx.anchorIds.push_back(d.id);
+    for (const auto& r : room.regions) ctx.anchorIds.push_back(r.id);
+    ctx.maxX = room.width - 1;
+    ctx.maxY = room.height - 1;
+    return ctx;
+}
+
+std::string last_result_text(const shns::Sim& sim, int slot) {
+    const auto& results = sim.last_results();
+    return slot < static_cast<int>(results.size()) ? shns::action_result_text(results[static_cast<std::size_t>(slot)]) : "";
+}
+
 }  // namespace hschool::server::hns

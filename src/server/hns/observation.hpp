@@ -35,6 +35,11 @@ inline constexpr int kShoutJitterPx = 20;
 // by a hash of the shout's own (tick, x, y), clamped to the board. No RNG stream: replays agree.
 sim::hns::Point shout_heard_at(const sim::hns::Shout& shout);
 
+// Every id a seat's order may name in this match's room (what an order is checked against).
+sim::hns::OrderContext order_context(const sim::hns::Sim& sim);
+// The seat's last action result as its directive and its next view report it ("" before any).
+std::string last_result_text(const sim::hns::Sim& sim, int slot);
+
 // The observation object, serialized compactly with the reference's key order and number format.
 std::string observation_json(const ObservationInput& in);
 

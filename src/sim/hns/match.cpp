@@ -27,12 +27,16 @@ Expected<MatchOutcome> run_match(const GameConfig& config, const MatchOptions& o
         writer.join(0, s, name, s, "");
         names.push_back(name);
     }
+    std::vector<std::string> kinds;
     for (int s = 0; s < kSeats; ++s) {
         const std::string_view policy =
             opt.policies[s] ? opt.policies[s]->name() : kBaselineNames[static_cast<int>(opt.seats[s])];
-        writer.chat(0, s, register_record(s, policy, "scripted", policy));
+        const std::string_view kind = opt.policies[s] ? opt.policies[s]->kind() : "scripted";
+        writer.chat(0, s, register_record(s, policy, kind, policy));
+        kinds.emplace_back(kind);
     }
     sim.set_seat_names(names);
+    sim.set_policy_kinds(std::move(kinds));
     Driver driver(sim);
     driver.set_enemy_memory(opt.enemyMemory);
     std::array<Order, kSeats> orders{};
@@ -56,11 +60,21 @@ Expected<MatchOutcome> run_match(const GameConfig& config, const MatchOptions& o
             const int turn = sim.game_tick() / sim.config().turnTicks;
             for (int s = 0; s < kSeats; ++s) {
                 if (sim.frozen_seeker(s)) continue;
-                orders[s] = opt.policies[s] ? opt.policies[s]->order(sim, driver, s, turn, opt.params)
-                                            : baseline_order(opt.seats[s], sim, driver, s, turn, opt.params);
+                SeatTurn decided;
+                if (opt.policies[s]) decided = opt.policies[s]->decide(sim, driver, s, turn, opt.params);
+                else decided.order = baseline_order(opt.seats[s], sim, driver, s, turn, opt.params);
+                orders[s] = std::move(decided.order);
+                for (const std::string& record : decided.records) writer.chat(ms, 0, record);
                 const auto& results = sim.last_results();
-                const std::string last = s < static_cast<int>(results.size()) ? action_result_text(results[s]) : "";
-                writer.chat(ms, s, directive_record(sim, s, turn, orders[s], last, "scripted", 0));
+                std::string last = s < static_cast<int>(results.size()) ? action_result_text(results[s]) : "";
+                if (decided.rejected) {
+                    sim.add_orders_rejected(s);
+                    last = kResultUnknownObject;
+                }
+                // Counted as a replay's directive is counted, so `verify` re-derives the same results.
+                if (decided.source == "llm") sim.add_llm_turn(s);
+                else if (decided.source == "fallback") sim.add_fallback_turn(s);
+                writer.chat(ms, s, directive_record(sim, s, turn, orders[s], last, decided.source, decided.latency_ms));
             }
             for (int s = 0; s < kSeats; ++s) {
                 if (sim.frozen_seeker(s) || orders[s].say.empty()) continue;

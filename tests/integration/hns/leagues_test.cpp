@@ -7,6 +7,7 @@
 #include <fstream>
 #include <thread>
 
+#include "fake_model.hpp"
 #include "hns_client.hpp"
 #include "sim/hns/replay.hpp"
 #include "sim/hns/verify.hpp"
@@ -179,6 +180,62 @@ TEST_F(HnsLeagues, APromptEntrantPlaysAsASeatWithoutCredentialsAndItsTextGoesNow
     EXPECT_EQ(http_request(server->port(), "GET", "/api/hns/leagues/" + id).body.find("secret-f00d"), std::string::npos);
     EXPECT_EQ(download_replay(server->port(), match).find("secret-f00d"), std::string::npos);
     EXPECT_EQ(server->output().find("secret-f00d"), std::string::npos);
+}
+
+// A server whose language model is a fake sidecar on loopback: a league's prompt entrant asks it
+// every turn from the league thread, through the server's own environment (issue 21's transports).
+TEST(HnsLeaguesWithAModel, APromptEntrantAsksTheServersModelAndTheBudgetBoundsItsMatches) {
+    const std::string secret = "Sweep the hall first, secret-ba5e";
+    FakeModel model([](const ModelRequest& r) {
+        return ModelReply{200, messages_answer("{\"intent\":\"watch\",\"to\":[" + std::to_string(100 + r.slot) + ",200]}"), {}, 0};
+    });
+    ASSERT_NE(model.port(), 0);
+    TempDir dir;
+    ServerProcess::Launch launch;
+    launch.env.emplace_back("COWORLD_LLM_ENDPOINT", model.url());
+    ServerProcess server(hns_server_args(dir, {"--hns-max-league-model-matches", "2"}), launch);
+    ASSERT_TRUE(server.started()) << server.output();
+    const std::string prompt_entrant = R"({"name":"mine","kind":"prompt","prompt":")" + secret + R"("})";
+    // Three entrants with one prompt: 2 pairings x 2 matches have a prompt seat, over the budget of 2.
+    const auto over = post_league(server.port(), R"({"entrants":[{"name":"bur","kind":"builtin:burrow"},{"name":"idl","kind":"builtin:idle"},)" +
+                                                     prompt_entrant + R"(],"matches":2,"variant":"certification"})");
+    EXPECT_EQ(over.status, 400U);
+    EXPECT_EQ(league_problem(over), "too-many-model-matches");
+    const std::string id = started_league(server.port(), R"({"entrants":[{"name":"bur","kind":"builtin:burrow"},)" + prompt_entrant +
+                                                             R"(],"matches":2,"variant":"certification"})");
+    const auto league = until_league_settles(server.port(), id);
+    ASSERT_FALSE(league.empty());
+    EXPECT_EQ(league.at("state"), "finished");
+    EXPECT_FALSE(league.at("entrants").as_array()[1].as_object().contains("fallback")) << "a model is configured";
+    const auto& mine = league.at("table").as_object().at("entrants").as_array()[1].as_object();
+    const auto requests = model.requests();
+    ASSERT_FALSE(requests.empty());
+    EXPECT_EQ(mine.at("modelTurns").as_int64(), static_cast<std::int64_t>(requests.size()));
+    EXPECT_EQ(mine.at("fallbackTurns").as_int64(), 0);
+    for (const auto& r : requests) EXPECT_NE(r.user.find(secret), std::string::npos);
+    for (const auto& row : league.at("table").as_object().at("results").as_array()) {
+        const auto& o = row.as_object();
+        const std::string match(o.at("replay").as_string());
+        const std::string replay = download_replay(server.port(), match);
+        auto data = sim::hns::parse_replay(replay);
+        ASSERT_TRUE(data) << match;
+        const auto report = sim::hns::verify_replay(*data);
+        EXPECT_TRUE(report.ok) << report.message();
+        const auto rederived = parse(report.results).as_object();  // from the replay alone, with no model
+        const auto served = match_json(server.port(), match).at("results").as_object();
+        for (std::size_t s = 0; s < 6; ++s) {
+            const bool prompt = o.at("seats").as_array()[s] == "mine";
+            EXPECT_EQ(rederived.at("llmTurns").as_array()[s].as_int64() > 0, prompt) << match << " slot " << s;
+            EXPECT_EQ(served.at("llmTurns").as_array()[s], rederived.at("llmTurns").as_array()[s]);
+            EXPECT_EQ(served.at("policyKinds").as_array()[s].as_string(), prompt ? "llm" : "scripted");
+            if (prompt) {
+                EXPECT_EQ(std::string(o.at("programs").as_array()[s].as_string()).rfind("prompt model ", 0), 0U);
+            }
+        }
+        EXPECT_EQ(replay.find("secret-ba5e"), std::string::npos);
+    }
+    EXPECT_EQ(http_request(server.port(), "GET", "/api/hns/leagues/" + id).body.find("secret-ba5e"), std::string::npos);
+    EXPECT_EQ(server.output().find("secret-ba5e"), std::string::npos);
 }
 
 TEST_F(HnsLeagues, BadBodiesAreProblemsNamingTheKey) {

@@ -12,95 +12,15 @@
 
 #include <boost/json.hpp>
 
-#include "server/hns/league_hub.hpp"
+#include "league_fixture.hpp"
 #include "sim/hns/replay.hpp"
 #include "sim/hns/verify.hpp"
-#include "store/hns_archive.hpp"
 
 namespace hschool::server::hns {
 namespace {
 
 namespace json = boost::json;
-
-class LeagueScratch {
-public:
-    LeagueScratch() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "hschool-league-XXXXXX").string();
-        path_ = ::mkdtemp(pattern.data());
-    }
-    ~LeagueScratch() {
-        std::error_code ec;
-        std::filesystem::remove_all(path_, ec);
-    }
-    const std::filesystem::path& path() const { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
-
-class LeagueCountingMetrics final : public HnsMetrics {
-public:
-    void match_phase(const char*, const char*) override {}
-    void seat_kind(const char*, const char*) override {}
-    void ticks(std::size_t) override {}
-    void frame_bytes(const char*, std::size_t) override {}
-    void spectator_encodes(std::size_t, std::size_t) override {}
-    void viewer_resyncs(const char*, std::size_t) override {}
-    void decision_latency(double) override {}
-    void fallback(const char*) override {}
-    void refused(const char* reason) override { last_refusal = reason; }
-    void leagues_running(int delta) override { running += delta; }
-    void league_match_played() override { ++played; }
-    std::atomic<int> running{0}, played{0};
-    std::string last_refusal;
-};
-
-LeagueRequest league_of(std::vector<std::pair<std::string, std::string>> entrants, int matches, std::string variant = "certification") {
-    LeagueRequest r;
-    for (auto& [name, kind] : entrants) {
-        league::Entrant e{name, {}};
-        if (kind == "prompt") e.kind = league::EntrantKind{league::KindFamily::Prompt, kInlinePromptArg};
-        else e.kind = *league::parse_kind(kind);
-        r.entrants.push_back(std::move(e));
-    }
-    r.matches = matches;
-    r.variant = std::move(variant);
-    r.seed = 7;
-    return r;
-}
-
-class Leagues : public ::testing::Test {
-protected:
-    void SetUp() override {
-        auto opened = store::HnsArchive::open(scratch.path() / "archive.db", scratch.path());
-        ASSERT_TRUE(opened.has_value());
-        archive = std::move(opened).value();
-    }
-    std::unique_ptr<LeagueHub> hub(LeagueOptions options = {}) {
-        return std::make_unique<LeagueHub>(std::move(options), archive.get(), [this] { return "m" + std::to_string(++ids); }, metrics);
-    }
-    LeagueSummary created(LeagueHub& h, LeagueRequest request, const std::string& address = "10.0.0.1", std::string owner = "") {
-        auto made = h.create(std::move(request), std::move(owner), address);
-        if (auto* e = std::get_if<HubError>(&made)) ADD_FAILURE() << e->status << " " << e->detail;
-        return std::holds_alternative<LeagueSummary>(made) ? std::get<LeagueSummary>(made) : LeagueSummary{};
-    }
-    // Bounded, not timed: a certification match takes well under a second even on a busy box.
-    LeagueSummary until_ended(LeagueHub& h, const std::string& id) {
-        for (int i = 0; i < 12000; ++i) {
-            auto s = h.get(id);
-            if (s && s->state != "running" && s->table && json::parse(*s->table).as_object().at("played").as_int64() == s->played)
-                return *s;
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        }
-        ADD_FAILURE() << id << " did not end";
-        return {};
-    }
-
-    LeagueScratch scratch;
-    std::unique_ptr<store::HnsArchive> archive;
-    LeagueCountingMetrics metrics;
-    std::atomic<int> ids{0};
-};
+using namespace league_test;
 
 TEST_F(Leagues, PlaysToTheEndAndArchivesEveryMatchAsALeagueMatch) {
     auto h = hub();
@@ -120,6 +40,18 @@ TEST_F(Leagues, PlaysToTheEndAndArchivesEveryMatchAsALeagueMatch) {
     EXPECT_EQ(entrants[2].as_object().at("kind"), "prompt");
     EXPECT_EQ(entrants[2].as_object().at("fallback"), "no_credentials");
     EXPECT_FALSE(entrants[0].as_object().contains("fallback"));
+    // With no model every prompt turn is burrow, counted and noted as such.
+    EXPECT_EQ(entrants[2].as_object().at("modelTurns").as_int64(), 0);
+    EXPECT_GT(entrants[2].as_object().at("fallbackTurns").as_int64(), 0);
+    for (const auto& r : table.at("results").as_array()) {
+        const auto& row = r.as_object();
+        for (int slot = 0; slot < 6; ++slot) {
+            if (row.at("seats").as_array()[slot] != "p") continue;
+            const std::string note(row.at("programs").as_array()[slot].as_string());
+            EXPECT_EQ(note.rfind("prompt fallback ", 0), 0U) << note;
+            EXPECT_NE(note.find("turns (no_credentials)"), std::string::npos) << note;
+        }
+    }
     EXPECT_EQ(archive->list(100)->size(), 0U) << "league matches are not ordinary matches";
     ASSERT_EQ(archive->list(100, store::kArchiveKindLeague)->size(), 6U);
     for (const auto& r : table.at("results").as_array()) {

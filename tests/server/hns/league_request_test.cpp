@@ -11,7 +11,7 @@
 namespace hschool::server::hns {
 namespace {
 
-constexpr LeagueRequestLimits kLeagueTestLimits{1000, true};
+const LeagueRequestLimits kLeagueTestLimits{1000, std::nullopt};
 const std::string kTwoBuiltins =
     R"({"entrants":[{"name":"a","kind":"builtin:burrow"},{"name":"b","kind":"builtin:random"}],"matches":3})";
 
@@ -97,11 +97,27 @@ TEST(LeagueRequest, UnknownKindsNameTheKey) {
     }
 }
 
-TEST(LeagueRequest, PromptsAreRefusedWhenAModelIsConfigured) {
-    const auto error = league_error(with_entrants(kBurrow + R"(,{"name":"p","kind":"prompt","prompt":"hi"})"), {1000, false});
-    EXPECT_EQ(error.code, "unsupported-kind");
-    EXPECT_NE(error.detail.find("entrants[1].kind"), std::string::npos);
-    (void)parsed_league(kTwoBuiltins, {1000, false});  // built-ins still play
+TEST(LeagueRequest, WithAModelConfiguredPromptMatchesHaveTheirOwnBudget) {
+    // Three entrants, one a prompt: two of the three pairings have a prompt seat.
+    const std::string three = kBurrow + R"(,{"name":"p","kind":"prompt","prompt":"hi"},{"name":"r","kind":"builtin:random"})";
+    const LeagueRequestLimits model{1000, 10};
+    const auto request = parsed_league(with_entrants(three, R"("matches":5)"), model);
+    EXPECT_EQ(request.planned(), 15);
+    EXPECT_EQ(request.prompt_matches(), 10);
+    EXPECT_EQ(request.prompts.at("p"), "hi") << "the text is kept for the model, by entrant";
+    const auto over = league_error(with_entrants(three, R"("matches":6)"), model);
+    EXPECT_EQ(over.code, "too-many-model-matches");
+    EXPECT_NE(over.detail.find("12 matches with a prompt entrant"), std::string::npos) << over.detail;
+    EXPECT_NE(over.detail.find("over its 10"), std::string::npos) << over.detail;
+    EXPECT_EQ(league_error(with_entrants(three, R"("matches":1)"), LeagueRequestLimits{1000, 0}).code, "too-many-model-matches")
+        << "0: no prompt entrants on this server";
+    // Built-ins never ask the model; with no model configured there is no model budget.
+    EXPECT_EQ(parsed_league(with_entrants(kBurrow + R"(,{"name":"r","kind":"builtin:random"})", R"("matches":600)"), model).matches, 600);
+    EXPECT_EQ(parsed_league(with_entrants(three, R"("matches":300)")).matches, 300);
+    // Two prompt entrants: every pairing but none has one.
+    const auto two = parsed_league(with_entrants(three + R"(,{"name":"q","kind":"prompt","prompt":"ho"})", R"("matches":1)"));
+    EXPECT_EQ(two.planned(), 6);
+    EXPECT_EQ(two.prompt_matches(), 5);
 }
 
 TEST(LeagueRequest, DuplicateNamesAndBadNames) {
