@@ -10,7 +10,7 @@ namespace hschool::server::hns {
 
 namespace sh = sim::hns;
 
-PromptTurns::PromptTurns(const LlmSettings& settings, const sh::GameConfig& config, std::array<std::optional<std::string>, kLeagueSeats> prompts,
+PromptTurns::PromptTurns(const LlmSettings& settings, const sh::GameConfig& config, std::array<std::optional<std::string>, kSeats> prompts,
                          std::function<bool()> stop)
     : client_(settings, config), prompts_(std::move(prompts)), stop_(std::move(stop)), started_(std::chrono::steady_clock::now()) {}
 
@@ -34,7 +34,7 @@ sh::SeatTurn PromptTurns::turn_of(const sh::Sim& sim, const sh::Driver& driver, 
 
 void PromptTurns::decide_all(const sh::Sim& sim, const sh::Driver& driver, int turn, const sh::BaselineParams& params) {
     std::vector<int> slots;
-    for (int s = 0; s < kLeagueSeats && s < static_cast<int>(sim.players().size()); ++s)
+    for (int s = 0; s < kSeats && s < static_cast<int>(sim.players().size()); ++s)
         if (prompt_slot(s) && !sim.frozen_seeker(s)) slots.push_back(s);
     if (slots.empty()) return;
     std::vector<std::string> first_records;  // written before the first seat's directive
@@ -63,17 +63,17 @@ void PromptTurns::ask_model(const sh::Sim& sim, const sh::Driver& driver, int tu
         asks.push_back(LlmSeatAsk{s, *prompts_[static_cast<std::size_t>(s)],
                                   observation_json(ObservationInput{sim, driver, s, turn, true, memory_})});
     const LlmTurnResult result = client_.run_turn(asks, order_context(sim), stop_);
-    std::array<std::vector<std::string>, kLeagueSeats> records;
+    std::array<std::vector<std::string>, kSeats> records;
     records[static_cast<std::size_t>(slots.front())] = std::move(first_records);
     for (const LlmFallbackNote& note : result.notes) {
-        if (note.slot < 0 || note.slot >= kLeagueSeats) continue;
+        if (note.slot < 0 || note.slot >= kSeats) continue;
         records[static_cast<std::size_t>(note.slot)].push_back(sh::fallback_record(sim, note.slot, turn, note.cause, note.attempt, note.detail));
         auto& causes = tallies_[static_cast<std::size_t>(note.slot)].causes;
         if (std::find(causes.begin(), causes.end(), note.cause) == causes.end()) causes.push_back(note.cause);
     }
     for (const LlmSeatAnswer& answer : result.answers) {
         const int s = answer.slot;
-        if (s < 0 || s >= kLeagueSeats) continue;
+        if (s < 0 || s >= kSeats) continue;
         const sh::Order burrow = sh::baseline_order(sh::Baseline::Burrow, sim, driver, s, turn, params);
         sh::SeatTurn t;
         t.order = burrow;

@@ -15,11 +15,11 @@
 
 #include "server/hns/llm_client.hpp"
 #include "server/hns/observation.hpp"
+#include "server/hns/limits.hpp"
 #include "sim/hns/seat_policy.hpp"
 
 namespace hschool::server::hns {
 
-inline constexpr int kLeagueSeats = 6;
 // The register record's policy text of a league's prompt seat (its kind is "llm").
 inline constexpr const char* kLeaguePromptPolicy = "prompt";
 
@@ -33,13 +33,13 @@ class PromptTurns {
 public:
     // `prompts[s]`: slot s's guidance; none for a slot that is not a prompt seat. `stop()` true:
     // the league is stopping; no more asking, the waits end within kHttpBatchStopPoll.
-    PromptTurns(const LlmSettings& settings, const sim::hns::GameConfig& config, std::array<std::optional<std::string>, kLeagueSeats> prompts,
+    PromptTurns(const LlmSettings& settings, const sim::hns::GameConfig& config, std::array<std::optional<std::string>, kSeats> prompts,
                 std::function<bool()> stop);
 
     // The match's thread only.
     sim::hns::SeatTurn turn_of(const sim::hns::Sim& sim, const sim::hns::Driver& driver, int slot, int turn,
                                const sim::hns::BaselineParams& params);
-    bool prompt_slot(int slot) const { return slot >= 0 && slot < kLeagueSeats && prompts_[static_cast<std::size_t>(slot)].has_value(); }
+    bool prompt_slot(int slot) const { return slot >= 0 && slot < kSeats && prompts_[static_cast<std::size_t>(slot)].has_value(); }
     const PromptSeatTally& tally(int slot) const { return tallies_[static_cast<std::size_t>(slot)]; }
 
 private:
@@ -50,13 +50,13 @@ private:
     void count(int slot, const sim::hns::SeatTurn& decided);
 
     LlmClient client_;
-    std::array<std::optional<std::string>, kLeagueSeats> prompts_;
+    std::array<std::optional<std::string>, kSeats> prompts_;
     std::function<bool()> stop_;
     std::chrono::steady_clock::time_point started_;
-    std::array<SeatMemory, kLeagueSeats> memory_{};
-    std::array<sim::hns::Order, kLeagueSeats> orders_{};  // memory_[s].last_order points here
-    std::array<std::optional<sim::hns::SeatTurn>, kLeagueSeats> decided_;  // this turn's, until its seat takes it
-    std::array<PromptSeatTally, kLeagueSeats> tallies_{};
+    std::array<SeatMemory, kSeats> memory_{};
+    std::array<sim::hns::Order, kSeats> orders_{};  // memory_[s].last_order points here
+    std::array<std::optional<sim::hns::SeatTurn>, kSeats> decided_;  // this turn's, until its seat takes it
+    std::array<PromptSeatTally, kSeats> tallies_{};
     int decided_key_ = -1;  // game * 1000 + turn of the batch in decided_
 };
 

@@ -69,7 +69,7 @@ league::Result<LeagueRunner::Outcome> LeagueRunner::play_full(const league::Sche
     auto pinned = sh::resolve_room_spec(config);
     if (!pinned) return fail(match, pinned.error);
     sh::MatchOptions options;
-    std::array<std::optional<std::string>, kLeagueSeats> prompts;
+    std::array<std::optional<std::string>, kSeats> prompts;
     for (int s = 0; s < league::kSeats; ++s) {
         if (const auto it = prompts_.find(match.seats[s]); it != prompts_.end()) {
             prompts[static_cast<std::size_t>(s)] = it->second;
