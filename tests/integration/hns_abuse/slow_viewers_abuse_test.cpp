@@ -18,6 +18,10 @@ namespace {
 namespace hc = protocol::hns_compact;
 
 constexpr auto kSlowWriteStall = 4000ms;               // --write-stall-ms: a reader that takes nothing goes quickly
+// --write-stall-ms for the slow readers: under the 10 s default, over the window's 2 s read-ahead
+// with room for a loaded box (at 4 s a starved test reader missed a Pong now and then). Without the
+// window the /global reader is still dropped at this stall, ~21 s in.
+constexpr auto kReaderWriteStall = 8000ms;
 constexpr auto kSlowWatch = 25s;                   // the code before the window dropped it after ~21 s
 constexpr double kContractLinkBytes = 1'000'000;   // an 8 Mbit/s link
 constexpr double kCompactLinkBytes = 50'000;       // a poor phone connection
@@ -40,7 +44,7 @@ void note_cogs(const std::string& payload, Cogs& cogs) {
 
 TEST(HnsSlowViewersAbuse, AGlobalReaderAtAMegabyteASecondIsResyncedNotClosedAndSeesTheMatchAdvance) {
     TempDir dir;
-    ServerProcess server(server_args(dir, {"--write-stall-ms", std::to_string(kSlowWriteStall.count())}));
+    ServerProcess server(server_args(dir, {"--write-stall-ms", std::to_string(kReaderWriteStall.count())}));
     ASSERT_TRUE(server.started()) << server.output();
     // The default match with six bots: its lobby's small frames come first, then the cones.
     const std::string id = create_bot_match(server.port(), "default");
@@ -55,7 +59,8 @@ TEST(HnsSlowViewersAbuse, AGlobalReaderAtAMegabyteASecondIsResyncedNotClosedAndS
     while (Clock::now() < until) {
         auto event = slow.next(2s);
         if (const auto* end = std::get_if<WsEnded>(&event))
-            FAIL() << "the slow reader was closed after " << slow.messages() << " messages: " << describe(*end);
+            FAIL() << "the slow reader was closed after " << slow.messages() << " messages: " << describe(*end) << "\n"
+                   << server.output().substr(server.output().size() > 4000 ? server.output().size() - 4000 : 0);
         const auto* m = std::get_if<WsMessage>(&event);
         if (!m) continue;
         if (is_global_header(m->payload)) keyframes.push_back(std::exchange(cogs, {}));
@@ -77,7 +82,7 @@ TEST(HnsSlowViewersAbuse, AGlobalReaderAtAMegabyteASecondIsResyncedNotClosedAndS
 
 TEST(HnsSlowViewersAbuse, ACompactReaderAtFiftyKilobytesASecondIsResyncedToARecentTick) {
     TempDir dir;
-    ServerProcess server(server_args(dir, {"--write-stall-ms", std::to_string(kSlowWriteStall.count())}));
+    ServerProcess server(server_args(dir, {"--write-stall-ms", std::to_string(kReaderWriteStall.count())}));
     ASSERT_TRUE(server.started()) << server.output();
     const std::string id = create_bot_match(server.port(), "default");
     ASSERT_FALSE(id.empty());
@@ -91,7 +96,9 @@ TEST(HnsSlowViewersAbuse, ACompactReaderAtFiftyKilobytesASecondIsResyncedToARece
     const auto until = Clock::now() + kSlowWatch / 2;
     while (Clock::now() < until) {
         auto event = slow.next(2s);
-        if (const auto* end = std::get_if<WsEnded>(&event)) FAIL() << "the compact reader was closed: " << describe(*end);
+        if (const auto* end = std::get_if<WsEnded>(&event))
+            FAIL() << "the compact reader was closed: " << describe(*end) << "\n"
+                   << server.output().substr(server.output().size() > 4000 ? server.output().size() - 4000 : 0);
         const auto* m = std::get_if<WsMessage>(&event);
         if (!m) continue;
         const auto decoded = hc::decode(m->bytes());
