@@ -101,8 +101,10 @@ TEST(HnsLeague, SixSeatProgramsPlayAWholeDropInEpisode) {
 TEST(HnsLeague, ASeatProgramWhoseSocketIsTakenReDialsAndIsReadmitted) {
     TempDir dir;
     LeagueFiles files(dir.path());
-    // Long enough to step in: eight hunt turns (seconds in fast mode, however late the poll sees tick 120).
-    std::ofstream(files.config) << league_config().replace(league_config().find(R"("huntTurns":3)"), 13, R"("huntTurns":8)");
+    // Long enough to step in, whatever the load: at 24 Hz by the clock, not in fast mode (there a
+    // starved seat program once re-dialled after the last tick), 2 x 10 turns of 24 ticks = 20 s.
+    const std::string config = league_config(R"(,"fastMode":false,"turnTicks":24)");
+    std::ofstream(files.config) << std::string(config).replace(config.find(R"("huntTurns":3)"), 13, R"("huntTurns":8)");
     const std::uint16_t port = free_port();
     ServerProcess server(isolated_server_args(dir), dropin_launch(files, port));
     ASSERT_TRUE(server.started()) << server.output();
