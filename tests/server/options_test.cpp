@@ -43,6 +43,18 @@ TEST(DatabaseOptions, APostgresUrlIsTakenAndAnythingElseRefused) {
     }
 }
 
+TEST(LeagueOptions, TheModelMatchBudgetDefaultsAndIsBounded) {
+    EXPECT_EQ(parse({}).hns_max_league_model_matches, hns::kDefaultMaxLeagueModelMatches);
+    EXPECT_EQ(parse({"--hns-max-league-model-matches", "0"}).hns_max_league_model_matches, 0);  // no prompt entrants
+    EXPECT_EQ(parse({"--hns-max-league-model-matches", "500"}).hns_max_league_model_matches, 500);
+    for (const char* bad : {"-1", "20001", "many", ""}) {
+        const char* args[] = {"hschool-server", "--hns-max-league-model-matches", bad};
+        auto parsed = parse_options(3, args);
+        ASSERT_TRUE(std::holds_alternative<int>(parsed)) << bad;
+        EXPECT_NE(std::get<int>(parsed), 0) << bad;
+    }
+}
+
 TEST(AccessOptions, TheTokenFileDefaultsToTheDataFolderOrTheEnvironment) {
     ::unsetenv(kAdminTokenFileEnv);
     EXPECT_EQ(parse({"--data", "/srv/hschool/db.sqlite"}).admin_token_file, "/srv/hschool/admin.token");

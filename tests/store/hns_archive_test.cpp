@@ -19,29 +19,8 @@ namespace {
 
 using testing::TempDir;
 
-ArchivedMatch sample_match(std::string id, std::int64_t finished_at_ms = 1764590000000) {
-    ArchivedMatch match;
-    match.id = std::move(id);
-    match.variant = "classic";
-    match.finished_at_ms = finished_at_ms;
-    match.final_tick = 14400;
-    match.end_reason = "complete";
-    match.results_json = R"({"scores":[3,1],"winner":"hiders"})";
-    match.summary_json = R"({"seats":[{"name":"Аня","policy":"burrow"}]})";
-    return match;
-}
-
-// A few hundred KB with every byte value, NULs included, as a real replay has.
-std::string sample_replay(std::size_t size = 300 * 1024, unsigned seed = 7) {
-    std::string bytes(size, '\0');
-    unsigned x = seed;
-    for (auto& b : bytes) {
-        x = x * 1103515245U + 12345U;
-        b = static_cast<char>(x >> 16);
-    }
-    bytes.replace(0, 8, "COWLDHNS");
-    return bytes;
-}
+using testing::sample_match;
+using testing::sample_replay;
 
 std::unique_ptr<HnsArchive> open_archive(const TempDir& dir) {
     auto opened = HnsArchive::open(dir.file("hschool.db"), dir.file("matches"));

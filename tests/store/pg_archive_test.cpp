@@ -10,30 +10,13 @@
 
 #include "store/pg/pg_hns_archive.hpp"
 #include "store_backend.hpp"
+#include "store_test_support.hpp"
 
 namespace hschool::store {
 namespace {
 
-ArchivedMatch pg_sample_match(std::string id, std::int64_t finished_at_ms, std::string kind = kArchiveKindMatch) {
-    ArchivedMatch match;
-    match.id = std::move(id);
-    match.variant = "classic";
-    match.finished_at_ms = finished_at_ms;
-    match.final_tick = 14400;
-    match.end_reason = "complete";
-    match.results_json = R"({"scores":[3,1]})";
-    match.summary_json = R"({"seats":[{"name":"Аня"}]})";
-    match.owner_hash = std::string(64, 'c');
-    match.kind = std::move(kind);
-    return match;
-}
-
-// Every byte value, NULs included, as a real replay has.
-std::string pg_sample_replay(std::size_t size) {
-    std::string bytes(size, '\0');
-    for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<char>((i * 131u + 7u) & 0xff);
-    return bytes;
-}
+using testing::sample_match;
+using testing::sample_replay;
 
 class PgArchive : public ::testing::Test {
 protected:
@@ -53,13 +36,15 @@ protected:
 };
 
 TEST_F(PgArchive, AMatchSavedByOneServerIsListedAndServedByAnother) {
-    const auto replay = pg_sample_replay(300 * 1024);
-    ASSERT_TRUE(first_->save(pg_sample_match("m1", 1000), replay).has_value());
+    const auto replay = sample_replay(300 * 1024);
+    auto owned = sample_match("m1", 1000);
+    owned.owner_hash = std::string(64, 'c');
+    ASSERT_TRUE(first_->save(owned, replay).has_value());
     const auto listed = second_->list(50);
     ASSERT_TRUE(listed.has_value());
     ASSERT_EQ(listed->size(), 1u);
     EXPECT_EQ((*listed)[0].id, "m1");
-    EXPECT_EQ((*listed)[0].summary_json, R"({"seats":[{"name":"Аня"}]})");
+    EXPECT_EQ((*listed)[0].summary_json, R"({"seats":[{"name":"Аня","policy":"burrow"}]})");
     EXPECT_EQ((*listed)[0].owner_hash, std::string(64, 'c'));
     const auto bytes = second_->replay("m1");
     ASSERT_TRUE(bytes.has_value() && bytes->has_value());
@@ -70,17 +55,17 @@ TEST_F(PgArchive, AMatchSavedByOneServerIsListedAndServedByAnother) {
 }
 
 TEST_F(PgArchive, ADuplicateIdIsRefusedAndTheFirstKept) {
-    ASSERT_TRUE(first_->save(pg_sample_match("m7", 1000), "first").has_value());
-    const auto again = second_->save(pg_sample_match("m7", 2000), "second");
+    ASSERT_TRUE(first_->save(sample_match("m7", 1000), "first").has_value());
+    const auto again = second_->save(sample_match("m7", 2000), "second");
     ASSERT_FALSE(again.has_value());
     EXPECT_EQ(**first_->replay("m7"), "first");
 }
 
 TEST_F(PgArchive, HostileIdsKindsAndSizesAreRefusedOrUnknown) {
-    EXPECT_FALSE(first_->save(pg_sample_match("../etc", 1), "x").has_value());
-    EXPECT_FALSE(first_->save(pg_sample_match("m1' OR '1'='1", 1), "x").has_value());
-    EXPECT_FALSE(first_->save(pg_sample_match("m2", 1, "other"), "x").has_value());
-    auto huge = pg_sample_match("m3", 1);
+    EXPECT_FALSE(first_->save(sample_match("../etc", 1), "x").has_value());
+    EXPECT_FALSE(first_->save(sample_match("m1' OR '1'='1", 1), "x").has_value());
+    EXPECT_FALSE(first_->save(sample_match("m2", 1, "other"), "x").has_value());
+    auto huge = sample_match("m3", 1);
     huge.results_json.assign(kMaxArchivedJsonBytes + 1, 'x');
     const auto refused = first_->save(huge, "x");
     ASSERT_FALSE(refused.has_value());
@@ -92,9 +77,9 @@ TEST_F(PgArchive, HostileIdsKindsAndSizesAreRefusedOrUnknown) {
 }
 
 TEST_F(PgArchive, KindsAreListedAndTrimmedApartNewestFirst) {
-    for (int i = 1; i <= 4; ++i) ASSERT_TRUE(first_->save(pg_sample_match("m" + std::to_string(i), 1000 + i), "r").has_value());
+    for (int i = 1; i <= 4; ++i) ASSERT_TRUE(first_->save(sample_match("m" + std::to_string(i), 1000 + i), "r").has_value());
     for (int i = 1; i <= 6; ++i)
-        ASSERT_TRUE(second_->save(pg_sample_match("l" + std::to_string(i), 5000 + i, kArchiveKindLeague), "r").has_value());
+        ASSERT_TRUE(second_->save(sample_match("l" + std::to_string(i), 5000 + i, kArchiveKindLeague), "r").has_value());
     const auto matches = first_->list(50);
     ASSERT_EQ(matches->size(), 4u);
     EXPECT_EQ((*matches)[0].id, "m4");
@@ -125,7 +110,7 @@ TEST_F(PgArchive, OneHundredSimultaneousFinishesAreAllKept) {
             auto* archive = t % 2 ? first_.get() : second_.get();
             for (int i = 0; i < 25; ++i) {
                 const auto id = "m" + std::to_string(t * 100 + i);
-                EXPECT_TRUE(archive->save(pg_sample_match(id, 1000 + i), pg_sample_replay(20 * 1024)).has_value()) << id;
+                EXPECT_TRUE(archive->save(sample_match(id, 1000 + i), sample_replay(20 * 1024)).has_value()) << id;
             }
         });
     }
