@@ -50,8 +50,7 @@ void PromptTurns::decide_all(const sh::Sim& sim, const sh::Driver& driver, int t
         t.source = order_source_text(OrderSource::Fallback);
         if (s == slots.front()) t.records = std::move(first_records);
         t.records.push_back(sh::fallback_record(sim, s, turn, cause, 1, kNoModelDetail));
-        auto& causes = tallies_[static_cast<std::size_t>(s)].causes;
-        if (std::find(causes.begin(), causes.end(), cause) == causes.end()) causes.emplace_back(cause);
+        note_cause(s, cause);
         settle(s, std::move(t), last_result_text(sim, s));
     }
 }
@@ -68,8 +67,7 @@ void PromptTurns::ask_model(const sh::Sim& sim, const sh::Driver& driver, int tu
     for (const LlmFallbackNote& note : result.notes) {
         if (note.slot < 0 || note.slot >= kSeats) continue;
         records[static_cast<std::size_t>(note.slot)].push_back(sh::fallback_record(sim, note.slot, turn, note.cause, note.attempt, note.detail));
-        auto& causes = tallies_[static_cast<std::size_t>(note.slot)].causes;
-        if (std::find(causes.begin(), causes.end(), note.cause) == causes.end()) causes.push_back(note.cause);
+        note_cause(note.slot, note.cause);
     }
     for (const LlmSeatAnswer& answer : result.answers) {
         const int s = answer.slot;
@@ -90,6 +88,11 @@ void PromptTurns::ask_model(const sh::Sim& sim, const sh::Driver& driver, int tu
     }
 }
 
+void PromptTurns::note_cause(int slot, std::string_view cause) {
+    auto& causes = tallies_[static_cast<std::size_t>(slot)].causes;
+    if (std::find(causes.begin(), causes.end(), cause) == causes.end()) causes.emplace_back(cause);
+}
+
 void PromptTurns::settle(int slot, sh::SeatTurn decided, const std::string& result) {
     const auto s = static_cast<std::size_t>(slot);
     // What the seat's next view reports: its standing order, that order's result, its notes and radio.
@@ -99,14 +102,8 @@ void PromptTurns::settle(int slot, sh::SeatTurn decided, const std::string& resu
     m.last_result = result;
     if (!decided.order.notes.empty()) m.notes = decided.order.notes;
     if (!decided.order.radio.empty()) m.radio = decided.order.radio;
-    count(slot, decided);
+    ++(decided.source == kSourceLlm ? tallies_[s].model_turns : tallies_[s].fallback_turns);
     decided_[s] = std::move(decided);
-}
-
-void PromptTurns::count(int slot, const sh::SeatTurn& decided) {
-    PromptSeatTally& t = tallies_[static_cast<std::size_t>(slot)];
-    if (decided.source == kSourceLlm) ++t.model_turns;
-    else ++t.fallback_turns;
 }
 
 }  // namespace hschool::server::hns

@@ -47,7 +47,7 @@ private:
     void ask_model(const sim::hns::Sim& sim, const sim::hns::Driver& driver, int turn, const sim::hns::BaselineParams& params,
                    const std::vector<int>& slots, std::vector<std::string> first_records);
     void settle(int slot, sim::hns::SeatTurn decided, const std::string& result);
-    void count(int slot, const sim::hns::SeatTurn& decided);
+    void note_cause(int slot, std::string_view cause);  // once per cause, in the order they came
 
     LlmClient client_;
     std::array<std::optional<std::string>, kSeats> prompts_;
