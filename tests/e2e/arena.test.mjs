@@ -2,7 +2,7 @@
 // page only the players near it (a 500-unit window), so A first walks over to B.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { debugState, launch, newPage, screenshot, serverUrl, waitUntil } from './support/browser.mjs';
+import { DEFAULT_TIMEOUT_MS, debugState, launch, newPage, screenshot, serverUrl, waitUntil } from './support/browser.mjs';
 
 const MIN_MOVE = 40; // world units: clearly more than interpolation noise
 
@@ -29,32 +29,50 @@ async function settle(page, id) {
   }, { what: `avatar ${id} to stand still` });
 }
 
+const KEY_AXES = {
+  ArrowRight: ['x', 1], ArrowLeft: ['x', -1], ArrowDown: ['y', 1], ArrowUp: ['y', -1],
+  KeyD: ['x', 1], KeyA: ['x', -1], KeyS: ['y', 1], KeyW: ['y', -1],
+};
 const SPEED = 240; // world units per second, the server's default
-const HOLD_MS = 400; // ~96 units: clearly more than MIN_MOVE, well inside the other page's window
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const MOVE = 2 * MIN_MOVE; // how far a test's press carries A: clearly more than MIN_MOVE, well inside B's window
+const STUCK_MS = 3000; // a press that moved A nowhere for this long met an obstacle: the walk tries another way
 
-// Holds a key for a time rather than until a polled position: a busy page answers polls late, and
-// the server moves the avatar from the press to the release as they reach it, whatever the polls.
-async function holdFor(page, key, ms) {
+// Holds a key until the page's own prediction (exact, no round trip) has carried the avatar
+// `distance` that way, then releases it: how far it goes is set by what the page did, not by how
+// fast a busy machine delivered the key. It also lets go when the avatar stops (an obstacle).
+async function holdUntilMoved(page, key, distance) {
+  const [axis, sign] = KEY_AXES[key];
+  const start = (await debugState(page)).arena.predicted;
   await page.keyboard.down(key);
   try {
-    await sleep(ms);
+    await page.waitForFunction(({ axis, sign, from, distance, stuckMs }) => {
+      const p = window.__hschool?.arena?.predicted;
+      if (!p) return false;
+      const now = performance.now();
+      const w = (window.__e2eHold ??= { at: p[axis], since: now });
+      if (p[axis] !== w.at) Object.assign(w, { at: p[axis], since: now });
+      return (p[axis] - from) * sign >= distance || now - w.since > stuckMs;
+    }, { axis, sign, from: start[axis], distance, stuckMs: STUCK_MS }, { polling: 20, timeout: 5 * (1000 * distance) / SPEED + DEFAULT_TIMEOUT_MS });
   } finally {
     await page.keyboard.up(key);
+    await page.evaluate(() => { delete window.__e2eHold; });
   }
 }
 
 // Walks A's avatar towards B's (across, then along; again if it was off) until B's view has it.
 async function meet(a, idA, b, idB) {
   const own = async (page, id) => entity(await debugState(page), id);
-  for (let round = 0; round < 4; round++) {
+  for (let round = 0; round < 8; round++) {
+    let near = true;
     for (const axis of ['x', 'y']) {
       const [from, to] = [await settle(a.page, idA), await own(b.page, idB)];
       const distance = Math.abs(to[axis] - from[axis]);
       if (distance <= NEAR) continue;
+      near = false;
       const key = axis === 'x' ? (to.x > from.x ? 'ArrowRight' : 'ArrowLeft') : (to.y > from.y ? 'ArrowDown' : 'ArrowUp');
-      await holdFor(a.page, key, (1000 * distance) / SPEED);
+      await holdUntilMoved(a.page, key, distance - NEAR / 2);
     }
+    if (near) break;
   }
   await settle(a.page, idA);
   return waitUntil(async () => entity(await debugState(b.page), idA), { what: 'B to see A' });
@@ -84,13 +102,13 @@ test('keys pressed in one arena page move that avatar in the other', async () =>
   // Across (arrow keys), then along (WASD), towards B, as seen from the other page.
   const bAt = entity(await debugState(b.page), idB);
   const keys = towards(start, bAt);
-  await holdFor(a.page, keys.x[0], HOLD_MS);
+  await holdUntilMoved(a.page, keys.x[0], MOVE);
   const movedRight = await waitUntil(async () => {
     const seen = entity(await debugState(b.page), idA);
     return seen && (seen.x - start.x) * keys.x[1] > MIN_MOVE ? seen : null;
   }, { what: 'A to move across in B' });
   await settle(a.page, idA);
-  await holdFor(a.page, keys.y[0], HOLD_MS);
+  await holdUntilMoved(a.page, keys.y[0], MOVE);
   const movedDown = await waitUntil(async () => {
     const seen = entity(await debugState(b.page), idA);
     return seen && (seen.y - movedRight.y) * keys.y[1] > MIN_MOVE ? seen : null;
@@ -133,7 +151,7 @@ test('the arena speaks v5: the own avatar is predicted, measured key to screen, 
 
   // A's own view moves it before any round trip could have: the key-to-screen figure is measured.
   const along = towards(ownBefore, entity(await debugState(b.page), idB)).y;
-  await holdFor(a.page, along[0] === 'KeyS' ? 'ArrowDown' : 'ArrowUp', HOLD_MS);
+  await holdUntilMoved(a.page, along[0] === 'KeyS' ? 'ArrowDown' : 'ArrowUp', MOVE);
   const moved = await waitUntil(async () => {
     const state = await debugState(a.page);
     const own = entity(state, idA);
