@@ -2,7 +2,7 @@
 // and move the own cog with a held key, open a finished match's replay and seek; no console errors.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { hnsState, rest } from './support/api.mjs';
+import { hnsState, ownMatches, rest } from './support/api.mjs';
 import { launch, newPage, screenshot, serverUrl, waitUntil } from './support/browser.mjs';
 import { countNear, decodePng } from './support/png.mjs';
 
@@ -20,26 +20,13 @@ const COLOUR_TOLERANCE = 8;
 const MIN_TEAM_PIXELS = 200; // a fraction of one cog at the e2e page size: none drawn gives 0
 
 let session;
-const created = [];
-
-async function createMatch(body) {
-  const result = await rest('POST', '/api/hns/matches', body);
-  assert.equal(result.status, 201, `POST /api/hns/matches ${JSON.stringify(body)}: ${JSON.stringify(result.body)}`);
-  created.push(result.body.id);
-  return result.body;
-}
-
+const matches = ownMatches();
 
 before(async () => {
   session = await launch();
 });
 after(async () => {
   await session?.close();
-  // Stop what this file started and is still running; finished ones stay in the archive.
-  for (const id of created) {
-    const one = await rest('GET', `/api/hns/matches/${id}`).catch(() => null);
-    if (one?.body && one.body.phase !== 'finished') await rest('DELETE', `/api/hns/matches/${id}`).catch(() => {});
-  }
 });
 
 test('a match of scripted seats started from the page can be watched: the tick and the cogs move', { timeout: 120_000 }, async () => {
@@ -54,7 +41,7 @@ test('a match of scripted seats started from the page can be watched: the tick a
     const ids = (await hnsState(page)).matches.map((m) => m.id).filter((id) => !before.has(id));
     return ids[0] ?? null;
   }, { what: 'the new match in the list' });
-  created.push(row);
+  matches.ids.push(row);
   await screenshot(page, 'hns-matches');
   await page.locator(`tr[data-match-id="${row}"]`).getByTestId('hns-watch-button').click();
   await page.getByTestId('hns-watch').waitFor();
@@ -97,7 +84,7 @@ test('a match of scripted seats started from the page can be watched: the tick a
 });
 
 test('a manual seat moves its own cog while a key is held', { timeout: 120_000 }, async () => {
-  const match = await createMatch({ variant: 'certification', bots: 5 });
+  const match = await matches.create({ variant: 'certification', bots: 5 });
   const { page, errors, context } = await newPage(session.browser);
   await page.goto(`${serverUrl()}/#/hns`);
   const seatButton = page.locator(`tr[data-match-id="${match.id}"]`).getByTestId('hns-take-seat');
@@ -132,11 +119,7 @@ test('a manual seat moves its own cog while a key is held', { timeout: 120_000 }
 });
 
 test('a finished match replays, and seeking shows the tick sought', { timeout: 300_000 }, async () => {
-  let match = await rest('POST', '/api/hns/matches', { variant: 'certification', bots: 6, config: SHORT_CONFIG });
-  if (match.status !== 201) match = await rest('POST', '/api/hns/matches', { variant: 'certification', bots: 6 });
-  assert.equal(match.status, 201, JSON.stringify(match.body));
-  created.push(match.body.id);
-  const id = match.body.id;
+  const { id } = await matches.create({ variant: 'certification', bots: 6, config: SHORT_CONFIG }, { variant: 'certification', bots: 6 });
   await waitUntil(async () => (await rest('GET', `/api/hns/matches/${id}`)).body?.phase === 'finished', {
     timeoutMs: 120_000,
     intervalMs: 500,

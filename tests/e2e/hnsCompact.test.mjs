@@ -3,7 +3,7 @@
 // the canvas drawn from the compact stream and on the one drawn from the contract's Sprite v1 stream.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { hnsState, rest } from './support/api.mjs';
+import { hnsState, ownMatches, rest } from './support/api.mjs';
 import { launch, newPage, screenshot, serverUrl, waitUntil } from './support/browser.mjs';
 import { decodePng } from './support/png.mjs';
 
@@ -14,28 +14,21 @@ const SHORT_CONFIG = { maxGames: 1, turnTicks: 24, prepTurns: 1, huntTurns: 1, g
 const SETTLE_MS = 1500; // both pages have applied what they were sent: two equal screenshots this far apart
 
 let session;
-const created = [];
-
+const matches = ownMatches();
 
 before(async () => {
   session = await launch();
 });
 after(async () => {
   await session?.close();
-  for (const id of created) {
-    const one = await rest('GET', `/api/hns/matches/${id}`).catch(() => null);
-    if (one?.body && one.body.phase !== 'finished') await rest('DELETE', `/api/hns/matches/${id}`).catch(() => {});
-  }
 });
 
 test('the watch page reads the compact stream: frames marked with the ticks the match plays', { timeout: 120_000 }, async () => {
-  const match = await rest('POST', '/api/hns/matches', { variant: 'certification', bots: 6 });
-  assert.equal(match.status, 201, JSON.stringify(match.body));
-  created.push(match.body.id);
+  const match = await matches.create({ variant: 'certification', bots: 6 });
   const { page, errors, context } = await newPage(session.browser);
   const sockets = [];
   page.on('websocket', (ws) => sockets.push(ws.url()));
-  await page.goto(`${serverUrl()}/#/hns/watch/${match.body.id}`);
+  await page.goto(`${serverUrl()}/#/hns/watch/${match.id}`);
   await page.getByTestId('hns-watch').waitFor();
   const first = await waitUntil(async () => {
     const s = await hnsState(page);
@@ -82,11 +75,7 @@ async function replayCanvasAt(id, tick, stream) {
 }
 
 test('a replay paused at one tick draws the same pixels from the compact and the contract stream', { timeout: 300_000 }, async () => {
-  let match = await rest('POST', '/api/hns/matches', { variant: 'certification', bots: 6, config: SHORT_CONFIG });
-  if (match.status !== 201) match = await rest('POST', '/api/hns/matches', { variant: 'certification', bots: 6 });
-  assert.equal(match.status, 201, JSON.stringify(match.body));
-  created.push(match.body.id);
-  const id = match.body.id;
+  const { id } = await matches.create({ variant: 'certification', bots: 6, config: SHORT_CONFIG }, { variant: 'certification', bots: 6 });
   const finished = await waitUntil(async () => {
     const one = (await rest('GET', `/api/hns/matches/${id}`)).body;
     return one?.phase === 'finished' ? one : null;

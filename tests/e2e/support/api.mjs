@@ -62,3 +62,26 @@ export function chromiumWithAFreeSchoolSlot(launch) {
   });
   return holder;
 }
+
+// The matches one test file makes for itself, so no test depends on a match (or a seat) another
+// test file used; those still running when the file ends are stopped (finished ones stay archived).
+export function ownMatches() {
+  const ids = [];
+  after(async () => {
+    for (const id of ids) {
+      const one = await rest('GET', `/api/hns/matches/${id}`).catch(() => null);
+      if (one?.body && one.body.phase !== 'finished') await rest('DELETE', `/api/hns/matches/${id}`).catch(() => {});
+    }
+  });
+  return {
+    ids,
+    // POST /api/hns/matches with `body`, or with `fallback` when the server refuses the first.
+    async create(body, fallback = null) {
+      let result = await rest('POST', '/api/hns/matches', body);
+      if (result.status !== 201 && fallback) result = await rest('POST', '/api/hns/matches', fallback);
+      assert.equal(result.status, 201, `POST /api/hns/matches ${JSON.stringify(body)}: ${JSON.stringify(result.body)}`);
+      ids.push(result.body.id);
+      return result.body;
+    },
+  };
+}
