@@ -30,6 +30,7 @@ export interface HnsDebugState {
   mask: number;
   ended: string | null;
   matches: Array<{ id: string; phase: string; tick: number }>;
+  polling: boolean; // the league page will ask the server again (a request in flight or one scheduled)
 }
 
 const empty = (): HnsDebugState => ({
@@ -62,6 +63,7 @@ const empty = (): HnsDebugState => ({
   mask: 0,
   ended: null,
   matches: [],
+  polling: false,
 });
 
 let state = empty();

@@ -6,7 +6,7 @@ import { accessProblemKey, authorizationHeaders } from '../access/permissions';
 import { updateDebug } from '../app/debugState';
 import { routeHash } from '../app/router';
 import type { Problem } from '../api/problems';
-import { resetHnsDebug } from '../hns/debug';
+import { resetHnsDebug, updateHnsDebug } from '../hns/debug';
 import { language, onLanguageChange, t } from '../i18n/i18n';
 import type { MessageKey } from '../i18n/i18n';
 import { getLeague, stopLeague } from '../leagues/api';
@@ -59,6 +59,7 @@ export class HnsLeagueView implements View {
 
   private async load(): Promise<void> {
     this.poll.clear();
+    updateHnsDebug({ polling: true });
     const result = await getLeague(this.leagueId);
     if (this.destroyed) return;
     this.failures = result.ok ? 0 : this.failures + 1;
@@ -70,6 +71,7 @@ export class HnsLeagueView implements View {
     }
     this.render();
     this.poll.schedule(nextPollDelay(result, needsPolling, this.failures, LEAGUE_POLL_MS));
+    updateHnsDebug({ polling: this.poll.pending });
   }
 
   private async stop(): Promise<void> {
