@@ -143,7 +143,7 @@ bool LiveMatch::prepare(std::string& error) {
     }
     rt_ = std::make_unique<MatchRuntime>(std::move(*created));
     rt_->start_ms = setup_.start_ms;
-    rt_->writer = sim::hns::ReplayWriter(sim::hns::config_to_json(setup_.config), setup_.start_ms);
+    rt_->writer = sim::hns::ReplayWriter(sim::hns::config_to_json(setup_.config), setup_.start_ms, setup_.config.gameVersion);
     for (int s = kSeats - std::clamp(setup_.bots, 0, kSeats); s < kSeats; ++s) rt_->seats[s].bot = true;
     rt_->stopping = [this] {  // a prompt seats' model wait ends when the match is stopped
         std::lock_guard lock(mutex_);

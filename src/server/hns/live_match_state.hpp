@@ -90,7 +90,7 @@ struct SeatState {
 
 struct MatchRuntime {
     explicit MatchRuntime(sim::hns::Sim s)
-        : sim(std::move(s)), driver(sim), writer(sim::hns::config_to_json(sim.config()), 0) {}
+        : sim(std::move(s)), driver(sim), writer(sim::hns::config_to_json(sim.config()), 0, sim.config().gameVersion) {}
 
     sim::hns::Sim sim;
     sim::hns::Driver driver;

@@ -120,7 +120,7 @@ void restart(MatchRuntime& rt, HnsMetrics& metrics) {
         if (seat.seated) metrics.seat_kind(kind_text(seat.policy.kind), "");
     rt.sim = std::move(*created);
     rt.driver = sh::Driver(rt.sim);
-    rt.writer = sh::ReplayWriter(sh::config_to_json(config), rt.start_ms);
+    rt.writer = sh::ReplayWriter(sh::config_to_json(config), rt.start_ms, config.gameVersion);
     rt.masks.clear();
     rt.prev.clear();
     std::array<bool, 6> bots{};

@@ -43,6 +43,7 @@ public:
     bool episode_complete() const { return static_cast<int>(gameMargins_.size()) >= config_.maxGames; }
 
     const GameConfig& config() const { return config_; }
+    GameVersion game_version() const { return config_.gameVersion; }
     const Room& room() const { return room_; }
     const std::vector<Player>& players() const { return players_; }
     const std::vector<GameObject>& objects() const { return objects_; }
@@ -105,6 +106,7 @@ private:
     void step_lobby();
     void start_game();
     void finish_game();
+    void drop_all_held();
     void archive_game();
     void pad_games();
     void deal_hider_pads();

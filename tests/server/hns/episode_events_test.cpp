@@ -74,12 +74,15 @@ TEST(HnsEpisodeEvents, WhatIsNotAReplayIsAnError) {
 }
 
 TEST(HnsEpisodeEvents, NoEventsIsJustTheSummaryAndDroppedRowsAreCounted) {
-    EXPECT_EQ(events_jsonl({}, 123), "{\"type\":\"summary\",\"ticks\":123,\"events\":0,\"gameVersion\":\"1\"}\n");
+    EXPECT_EQ(events_jsonl({}, 123, sim::hns::GameVersion::V1),
+              "{\"type\":\"summary\",\"ticks\":123,\"events\":0,\"gameVersion\":\"1\"}\n");
+    EXPECT_EQ(events_jsonl({}, 123, sim::hns::GameVersion::V2),
+              "{\"type\":\"summary\",\"ticks\":123,\"events\":0,\"gameVersion\":\"2\"}\n");
     EpisodeEvent e;
     e.tick = 5;
     e.kind = "shout";
     e.content = "line\nbreak \"quoted\"";
-    const auto text = events_jsonl({e}, 9, 4);
+    const auto text = events_jsonl({e}, 9, sim::hns::GameVersion::V2, 4);
     const auto rows = rows_of(text);
     ASSERT_EQ(rows.size(), 2U);
     EXPECT_EQ(rows[0].at("content").as_string(), "line\nbreak \"quoted\"");
