@@ -121,6 +121,7 @@ LiveMatch::LiveMatch(MatchSetup setup, MatchListener& listener, HnsMetrics& metr
     : setup_(std::move(setup)), listener_(listener), metrics_(metrics) {
     published_.id = setup_.id;
     published_.variant = setup_.variant;
+    published_.game_version = std::string(sim::hns::game_version_text(setup_.config.gameVersion));
     published_.is_default = setup_.is_default;
     viewer_limiter_ = std::make_shared<net::ConnectionLimiter>(setup_.max_viewers, setup_.max_viewers_per_address);
 }

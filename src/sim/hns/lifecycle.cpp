@@ -265,6 +265,10 @@ void Sim::finish_game() {
     gameOverTimer_ = config_.gameOverTicks;
 }
 
+void Sim::start_without_lobby() {
+    if (phase_ == GamePhase::Lobby) start_game();
+}
+
 void Sim::step_lobby() {
     if (static_cast<int>(players_.size()) < config_.minPlayers) {
         startWaitTimer_ = 0;

@@ -32,6 +32,11 @@ public:
     bool shout_audible_to(int viewer, const Shout& shout) const;
     void force_wall_clock_stop();
     void force_fault_stop(const std::string& detail);
+    // Starts the first game now, at tick 0, skipping the lobby: the training bridge's reset does
+    // this once its six seats have joined. Nothing happens outside the lobby.
+    void start_without_lobby();
+    // What the episode settles to once its last game is filed (every per-game array padded).
+    void settle_episode() { pad_games(); }
     // A replay control record (chat starting with '{'): only "stop" changes the sim.
     void apply_control_record(std::string_view record);
 
