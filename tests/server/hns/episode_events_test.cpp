@@ -4,6 +4,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -71,6 +72,22 @@ TEST(HnsEpisodeEvents, WhatIsNotAReplayIsAnError) {
     if (cut) {  // a cut record list may still parse: then it is a whole file of what was there
         EXPECT_NE(cut->find("\"type\":\"summary\""), std::string::npos);
     }
+}
+
+TEST(HnsEpisodeEvents, AGameVersion2ReplayNamesItsVersionAndItsF7Drops) {
+    const std::string replay = hns_test::read_file(hns_test::vector_dir() + "/gv2/cert_formula.cowldhns");
+    auto text = episode_events_jsonl(replay);
+    ASSERT_TRUE(text) << text.error;
+    const auto rows = rows_of(*text);
+    ASSERT_FALSE(rows.empty());
+    EXPECT_EQ(rows.back().at("gameVersion").as_string(), "2");
+    // The reference's f7Drops: slot 2 drops ramp1 at the release (181) and at game 1's end (451).
+    std::vector<std::pair<std::int64_t, std::int64_t>> drops;
+    for (const auto& row : rows)
+        if (row.contains("kind") && row.at("kind") == "drop" && row.at("subject") == "ramp1")
+            drops.emplace_back(row.at("tick").as_int64(), row.at("source").as_int64());
+    EXPECT_NE(std::find(drops.begin(), drops.end(), std::pair<std::int64_t, std::int64_t>{181, 2}), drops.end());
+    EXPECT_NE(std::find(drops.begin(), drops.end(), std::pair<std::int64_t, std::int64_t>{451, 2}), drops.end());
 }
 
 TEST(HnsEpisodeEvents, NoEventsIsJustTheSummaryAndDroppedRowsAreCounted) {
