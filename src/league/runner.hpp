@@ -19,6 +19,7 @@ namespace hschool::league {
 struct PlayedMatch {
     std::array<double, kSeats> scores{};  // by slot
     std::string replay;                   // COWLDHNS bytes
+    std::string gameVersion;              // the rules it was played by, as its replay's header says
     std::array<std::string, kSeats> programs;  // how each cmd:/prompt: seat's program ended; empty otherwise
 };
 

@@ -5,14 +5,11 @@
 #include <map>
 
 #include "league/attribution.hpp"
-#include "league/bootstrap.hpp"
+#include "league/rating.hpp"
 
 namespace hschool::league {
 namespace {
 
-// The bootstrap's stream: the league seed with a salt of its own, so it shares no draws with the
-// match seeds (schedule.cpp) that the same seed starts.
-constexpr std::uint64_t kBootstrapSalt = 0x6C65616775652D62ULL;  // "league-b"
 constexpr double kZ975 = 1.959963984540054;
 
 struct PairAccumulator {
@@ -21,9 +18,13 @@ struct PairAccumulator {
 };
 
 // What the prior alone says about a rating no match has touched.
-Interval prior_interval(double centre, double sdElo) { return {centre - kZ975 * sdElo, centre + kZ975 * sdElo}; }
 
 Interval containing(Interval i, double value) { return {std::min(i.low, value), std::max(i.high, value)}; }
+
+Interval around(double centre, double variance) {
+    const double half = kZ975 * kRatingPerMargin * std::sqrt(std::max(variance, 0.0));
+    return {centre - half, centre + half};
+}
 
 bool id_before(const MatchResult& x, const MatchResult& y) {
     return x.id.size() != y.id.size() ? x.id.size() < y.id.size() : x.id < y.id;
@@ -31,7 +32,7 @@ bool id_before(const MatchResult& x, const MatchResult& y) {
 
 }  // namespace
 
-Prior league_prior() { return Prior{kPriorSigmaElo / kEloPerNat, kTiePriorMean, kTiePriorSigma}; }
+Prior league_prior() { return Prior{kPriorSigmaMargin, kNoisePriorScale, kNoisePriorWeight}; }
 
 Result<LeagueTable> build_table(const std::vector<Entrant>& entrants, std::vector<MatchResult> results,
                                 const LeagueInfo& info) {
@@ -56,6 +57,9 @@ Result<LeagueTable> build_table(const std::vector<Entrant>& entrants, std::vecto
             if (it == index.end()) return fail("match " + r.id + ": no entrant named " + credit->trios[t].entrant);
             who[t] = it->second;
         }
+        if (r.gameVersion != info.gameVersion)
+            return fail("match " + r.id + ": played by game version " + r.gameVersion + ", the league by " +
+                        info.gameVersion + " (two versions are never rated together)");
         if (credit->mirror()) continue;  // an entrant against itself moves nothing
         for (int t = 0; t < 2; ++t) {
             EntrantRow& row = table.entrants[who[t]];
@@ -64,7 +68,7 @@ Result<LeagueTable> build_table(const std::vector<Entrant>& entrants, std::vecto
             scoreSums[who[t]] += trio.score;
             (trio.outcome == Outcome::Win ? row.wins : trio.outcome == Outcome::Draw ? row.draws : row.losses)++;
         }
-        games.push_back({who[0], who[1], credit->trios[0].outcome});
+        games.push_back({who[0], who[1], credit->trios[0].score - credit->trios[1].score});
         const int first = who[0] < who[1] ? 0 : 1;  // the trio of the pair's a (lower index)
         PairAccumulator& p = pairs[{who[first], who[1 - first]}];
         const Outcome forA = credit->trios[first].outcome;
@@ -74,46 +78,8 @@ Result<LeagueTable> build_table(const std::vector<Entrant>& entrants, std::vecto
     table.results = std::move(results);
     table.played = static_cast<int>(table.results.size());
 
-    const Prior prior = league_prior();
-    const Counts counts = tally(n, games);
-    const Fit fit = fit_davidson(counts, prior);
-    const std::vector<Fit> draws =
-        bootstrap_fits(counts, fit, prior, info.resamples, static_cast<std::uint64_t>(info.seed) ^ kBootstrapSalt);
-    table.tieFactor = std::exp(fit.eta);
-    const auto elo = [](double theta) { return kEloAnchor + kEloPerNat * theta; };
-    for (int i = 0; i < n; ++i) {
-        EntrantRow& row = table.entrants[i];
-        row.name = entrants[i].name;
-        row.kind = entrants[i].kind.text();
-        row.rating = elo(fit.theta[i]);
-        if (row.matches > 0) row.meanScore = scoreSums[i] / row.matches;
-        std::vector<double> samples;
-        for (const Fit& b : draws) samples.push_back(elo(b.theta[i]));  // bootstrap fits are centred too
-        const Interval iv = row.matches == 0 || samples.empty() ? prior_interval(row.rating, kPriorSigmaElo)
-                                                                : containing(percentile_interval(samples), row.rating);
-        row.low = iv.low;
-        row.high = iv.high;
-        row.provisional = row.matches == 0 || !(row.high - row.low < kProvisionalWidthElo);
-    }
-
-    int best = -1;
-    for (int i = 0; i < n; ++i)
-        if (entrants[i].kind.is_baseline() && (best < 0 || table.entrants[i].rating > table.entrants[best].rating)) best = i;
-    for (int i = 0; i < n && best >= 0; ++i) {
-        Vor v;
-        v.baseline = entrants[best].name;
-        v.value = table.entrants[i].rating - table.entrants[best].rating;
-        std::vector<double> samples;
-        for (const Fit& b : draws) samples.push_back(kEloPerNat * (b.theta[i] - b.theta[best]));
-        const bool unplayed = table.entrants[i].matches == 0 || table.entrants[best].matches == 0;
-        const Interval iv = i == best ? Interval{0, 0}
-                            : unplayed || samples.empty() ? prior_interval(v.value, kPriorSigmaElo * std::sqrt(2.0))
-                                                          : containing(percentile_interval(samples), v.value);
-        v.low = iv.low;
-        v.high = iv.high;
-        table.entrants[i].vor = v;
-    }
-
+    // The pairings first: their margin intervals say which pairs are clear.
+    std::vector<ClearPair> clear;
     for (int a = 0; a < n; ++a)
         for (int b = a + 1; b < n; ++b) {
             PairRow row;
@@ -128,9 +94,46 @@ Result<LeagueTable> build_table(const std::vector<Entrant>& entrants, std::vecto
                 const MeanInterval m = mean_interval(p.margins, -kMaxMargin, kMaxMargin);
                 row.meanMargin = m.mean;
                 row.margin = m.interval;
+                if (m.interval.low > 0) clear.push_back({a, b});
+                else if (m.interval.high < 0) clear.push_back({b, a});
             }
             table.pairs.push_back(std::move(row));
         }
+    Fit fit = fit_margins(n, games, league_prior());
+    table.clearPairsRespected = respect_clear_pairs(fit.delta, clear);
+    table.noiseSigma = fit.sigma;
+    const auto rating = [](double delta) { return kRatingAnchor + kRatingPerMargin * delta; };
+    for (int i = 0; i < n; ++i) {
+        EntrantRow& row = table.entrants[i];
+        row.name = entrants[i].name;
+        row.kind = entrants[i].kind.text();
+        row.rating = rating(fit.delta[i]);
+        if (row.matches > 0) row.meanScore = scoreSums[i] / row.matches;
+        // The rating is δ_i minus the entrants' mean: its weights are e_i - 1/n.
+        std::vector<double> w(n, -1.0 / n);
+        w[i] += 1;
+        const Interval iv = containing(around(row.rating, posterior_variance(fit, w)), row.rating);
+        row.low = iv.low;
+        row.high = iv.high;
+        row.provisional = row.matches == 0 || !(row.high - row.low < kProvisionalWidth);
+    }
+
+    int best = -1;
+    for (int i = 0; i < n; ++i)
+        if (entrants[i].kind.is_baseline() && (best < 0 || table.entrants[i].rating > table.entrants[best].rating)) best = i;
+    for (int i = 0; i < n && best >= 0; ++i) {
+        Vor v;
+        v.baseline = entrants[best].name;
+        v.value = table.entrants[i].rating - table.entrants[best].rating;
+        std::vector<double> w(n, 0.0);
+        w[i] += 1;
+        w[best] -= 1;
+        const Interval iv = i == best ? Interval{0, 0} : containing(around(v.value, posterior_variance(fit, w)), v.value);
+        v.low = iv.low;
+        v.high = iv.high;
+        table.entrants[i].vor = v;
+    }
+
     return table;
 }
 

@@ -9,8 +9,8 @@ namespace hschool::league {
 namespace json = boost::json;
 namespace {
 
-// Ratings to 0.1 Elo, scores and margins to 1e-4: the intervals are far wider than either.
-constexpr double kEloStep = 10;
+// Ratings to 0.1 point, scores and margins to 1e-4: the intervals are far wider than either.
+constexpr double kRatingStep = 10;
 constexpr double kScoreStep = 10000;
 
 // + 0.0 turns a rounded -0 into 0.
@@ -31,18 +31,22 @@ const char* state_text(LeagueState s) {
 
 json::object method_json(const LeagueTable& t) {
     json::object prior;
-    prior["strengthSigmaElo"] = kPriorSigmaElo;
-    prior["tieLogMean"] = kTiePriorMean;
-    prior["tieLogSigma"] = kTiePriorSigma;
+    prior["strengthSigma"] = kPriorSigmaMargin;
+    prior["noiseScale"] = kNoisePriorScale;
+    prior["noiseWeight"] = kNoisePriorWeight;
     json::object m;
     m["name"] = kMethodName;
+    m["model"] = "margin ~ Normal(delta_a - delta_b, sigma^2), delta ~ Normal(0, strengthSigma^2); "
+                 "wins, draws and losses are counted, not rated";
     m["prior"] = std::move(prior);
     m["interval"] = kIntervalName;
     m["level"] = kIntervalLevel;
-    m["resamples"] = t.info.resamples;
-    m["provisionalWidth"] = kProvisionalWidthElo;
-    m["scale"] = "elo: 1500 + 400*log10(strength); the mean of the entrants is 1500";
-    m["tieFactor"] = rounded(t.tieFactor, kScoreStep);
+    m["provisionalWidth"] = kProvisionalWidth;
+    m["scale"] = "points: 1500 + 500*delta; the mean of the entrants is 1500, 100 points is a margin of 0.2";
+    m["noiseSigma"] = rounded(t.noiseSigma, kScoreStep);
+    // The fit is moved to the nearest ratings that order every clearly-decided pairing as its
+    // margins do; false when those pairings form a cycle.
+    m["clearPairsRespected"] = t.clearPairsRespected;
     return m;
 }
 
@@ -50,9 +54,9 @@ json::object entrant_json(const EntrantRow& e) {
     json::object o;
     o["name"] = e.name;
     o["kind"] = e.kind;
-    o["rating"] = rounded(e.rating, kEloStep);
-    o["low"] = rounded(e.low, kEloStep);
-    o["high"] = rounded(e.high, kEloStep);
+    o["rating"] = rounded(e.rating, kRatingStep);
+    o["low"] = rounded(e.low, kRatingStep);
+    o["high"] = rounded(e.high, kRatingStep);
     o["matches"] = e.matches;
     o["wins"] = e.wins;
     o["draws"] = e.draws;
@@ -62,9 +66,9 @@ json::object entrant_json(const EntrantRow& e) {
     if (e.vor) {
         json::object v;
         v["baseline"] = e.vor->baseline;
-        v["value"] = rounded(e.vor->value, kEloStep);
-        v["low"] = rounded(e.vor->low, kEloStep);
-        v["high"] = rounded(e.vor->high, kEloStep);
+        v["value"] = rounded(e.vor->value, kRatingStep);
+        v["low"] = rounded(e.vor->low, kRatingStep);
+        v["high"] = rounded(e.vor->high, kRatingStep);
         o["vor"] = std::move(v);
     } else {
         o["vor"] = nullptr;
@@ -91,6 +95,7 @@ json::object result_json(const MatchResult& r) {
     o["id"] = r.id;
     o["seed"] = r.seed;
     o["variant"] = r.variant;
+    o["gameVersion"] = r.gameVersion;
     json::array seats, scores, programs;
     bool anyProgram = false;
     for (int s = 0; s < kSeats; ++s) {
@@ -153,6 +158,7 @@ json::value table_json(const LeagueTable& t) {
     o["version"] = kLeagueJsonVersion;
     o["state"] = state_text(t.info.state);
     o["variant"] = t.info.variant;
+    o["gameVersion"] = t.info.gameVersion;
     o["seed"] = t.info.seed;
     o["matchesPerPairing"] = t.info.matchesPerPairing;
     o["played"] = t.played;

@@ -9,7 +9,7 @@
 
 namespace hschool::league {
 
-inline constexpr int kLeagueJsonVersion = 1;
+inline constexpr int kLeagueJsonVersion = 2;  // 2: gameVersion, and ratings of the margin model
 
 boost::json::value table_json(const LeagueTable& table);
 std::string pretty_json(const boost::json::value& value);

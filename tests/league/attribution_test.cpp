@@ -33,7 +33,7 @@ TEST(LeagueAttribution, SwappedSeatsThroughTheTable) {
     const auto entrants = builtins({{"x", "builtin:burrow"}, {"y", "builtin:idle"}, {"z", "builtin:random"}});
     std::vector<league::MatchResult> results{synthetic(1, "x", "y", 0.5), synthetic(2, "y", "x", 0.25),
                                              synthetic(3, "z", "x", 0.125), synthetic(4, "y", "z", -0.75)};
-    league::LeagueInfo info{"synthetic", 1, 2, 4, league::LeagueState::Finished, 50};
+    league::LeagueInfo info{"synthetic", "2", 1, 2, 4, league::LeagueState::Finished};
     const auto table = league::build_table(entrants, results, info);
     ASSERT_TRUE(table) << table.error();
     const auto& x = table->entrants[0];

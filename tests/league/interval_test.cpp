@@ -11,7 +11,6 @@ using namespace league_test;
 namespace {
 
 constexpr int kCoverageLeagues = 200;
-constexpr int kCoverageResamples = 300;
 
 }  // namespace
 
@@ -24,13 +23,12 @@ TEST(LeagueIntervals, CoverTheTrueRatingsAtAboutTheirLevel) {
     std::vector<double> meanRating(4, 0.0);
     for (int league_ = 0; league_ < kCoverageLeagues; ++league_) {
         const auto games = simulate_games(truth, 0.25, 24, draws);
-        league::LeagueInfo info{"synthetic", league_, 24, static_cast<int>(games.size()), league::LeagueState::Finished,
-                                kCoverageResamples};
+        league::LeagueInfo info{"synthetic", "2", league_, 24, static_cast<int>(games.size()), league::LeagueState::Finished};
         const auto table = league::build_table(entrants, as_results(games, entrants), info);
         ASSERT_TRUE(table) << table.error();
         for (int i = 0; i < 4; ++i) {
             const auto& e = table->entrants[i];
-            const double target = league::kEloAnchor + truth[i];
+            const double target = league::kRatingAnchor + truth[i];
             covered += e.low <= target && target <= e.high ? 1 : 0;
             ++intervals;
             meanRating[i] += e.rating / kCoverageLeagues;
@@ -40,16 +38,16 @@ TEST(LeagueIntervals, CoverTheTrueRatingsAtAboutTheirLevel) {
     EXPECT_GE(coverage, 0.85);
     EXPECT_LE(coverage, 0.995);
     std::printf("coverage of the 95%% intervals: %.3f over %d\n", coverage, intervals);
-    for (int i = 0; i < 4; ++i) EXPECT_NEAR(meanRating[i], league::kEloAnchor + truth[i], 25) << "entrant " << i;
+    for (int i = 0; i < 4; ++i) EXPECT_NEAR(meanRating[i], league::kRatingAnchor + truth[i], 25) << "entrant " << i;
 }
 
 TEST(LeagueIntervals, ASweepKeepsAnIntervalAndSeparatesTheEntrants) {
-    // 24–0: resampling the observed matches would give 24–0 every time and an interval of width 0.
+    // 24–0 by the same margin every time: no spread in the margins, and still a real interval.
     const auto entrants = builtins({{"strong", "builtin:burrow"}, {"weak", "builtin:idle"}});
     std::vector<league::MatchResult> results;
     for (int k = 0; k < 24; ++k)
         results.push_back(k % 2 == 0 ? synthetic(k + 1, "strong", "weak", 0.6) : synthetic(k + 1, "weak", "strong", -0.6));
-    const auto table = league::build_table(entrants, results, {"synthetic", 3, 24, 24, league::LeagueState::Finished});
+    const auto table = league::build_table(entrants, results, {"synthetic", "2", 3, 24, 24, league::LeagueState::Finished});
     ASSERT_TRUE(table) << table.error();
     const auto& strong = table->entrants[0];
     const auto& weak = table->entrants[1];

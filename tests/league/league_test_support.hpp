@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <boost/json.hpp>
 #include <chrono>
@@ -46,6 +47,7 @@ inline league::MatchResult synthetic(int id, const std::string& x, const std::st
     league::MatchResult r;
     r.id = std::to_string(id);
     r.variant = "synthetic";
+    r.gameVersion = "2";
     for (int s = 0; s < league::kSeats; ++s) {
         r.seats[s] = s % 2 == 0 ? x : y;
         r.scores[s] = s % 2 == 0 ? score : -score;
@@ -128,20 +130,19 @@ private:
     std::mt19937_64 engine_;
 };
 
-// Outcomes of `perPairing` matches of every pairing, drawn from the Davidson model at the true
-// strengths (Elo offsets around 0) and tie factor.
-inline std::vector<league::Game> simulate_games(const std::vector<double>& elo, double tieFactor, int perPairing,
+// `perPairing` matches of every pairing, each margin drawn from the margin model at the true
+// ratings (points around 0, rating.hpp's scale) with residual sd `noise`, kept within [-2, 2].
+inline std::vector<league::Game> simulate_games(const std::vector<double>& points, double noise, int perPairing,
                                                 Draws& draws) {
     std::vector<league::Game> games;
-    const int n = static_cast<int>(elo.size());
+    const int n = static_cast<int>(points.size());
     for (int round = 0; round < perPairing; ++round)
         for (int i = 0; i < n; ++i)
             for (int j = i + 1; j < n; ++j) {
-                const auto p = league::davidson_probabilities(elo[i] / league::kEloPerNat, elo[j] / league::kEloPerNat,
-                                                              std::log(tieFactor));
-                const double u = draws.uniform();
-                games.push_back({i, j, u < p[0] ? league::Outcome::Win : u < p[0] + p[1] ? league::Outcome::Loss
-                                                                                        : league::Outcome::Draw});
+                const double u1 = 1 - draws.uniform(), u2 = draws.uniform();
+                const double normal = std::sqrt(-2 * std::log(u1)) * std::cos(2 * M_PI * u2);
+                const double mean = (points[i] - points[j]) / league::kRatingPerMargin;
+                games.push_back({i, j, std::clamp(mean + noise * normal, -league::kMaxMargin, league::kMaxMargin)});
             }
     return games;
 }
@@ -152,7 +153,7 @@ inline std::vector<league::MatchResult> as_results(const std::vector<league::Gam
     std::vector<league::MatchResult> out;
     int id = 0;
     for (const auto& g : games) {
-        const double score = g.forI == league::Outcome::Win ? 0.5 : g.forI == league::Outcome::Loss ? -0.5 : 0.0;
+        const double score = g.margin / 2;  // a trio's score; the two trios' differ by the margin
         ++id;
         out.push_back(id % 2 == 0 ? synthetic(id, entrants[g.i].name, entrants[g.j].name, score)
                                   : synthetic(id, entrants[g.j].name, entrants[g.i].name, -score));

@@ -21,10 +21,9 @@ std::set<std::string> keys(const boost::json::object& o) {
     return out;
 }
 
-std::string render(const std::vector<league::Entrant>& entrants, std::vector<league::MatchResult> results,
-                   int resamples = 200) {
+std::string render(const std::vector<league::Entrant>& entrants, std::vector<league::MatchResult> results) {
     const auto table = league::build_table(entrants, std::move(results),
-                                           {"synthetic", 9, 6, 60, league::LeagueState::Finished, resamples});
+                                           {"synthetic", "2", 9, 6, 60, league::LeagueState::Finished});
     EXPECT_TRUE(table) << table.error();
     return table ? league::pretty_json(league::table_json(*table)) : "";
 }
@@ -38,7 +37,7 @@ TEST(LeagueTable, InvariantsHoldOnManyLeagues) {
         auto games = simulate_games({-150, 0, 20, 90, 40}, 0.2 + trial * 0.05, 1 + trial % 7, draws);
         games.resize(draws.below(games.size() + 1));  // a league stopped anywhere, even before its first match
         const auto table = league::build_table(entrants, as_results(games, entrants),
-                                               {"synthetic", trial, 7, 70, league::LeagueState::Stopped, 100});
+                                               {"synthetic", "2", trial, 7, 70, league::LeagueState::Stopped});
         ASSERT_TRUE(table) << table.error();
         EXPECT_EQ(table->played, static_cast<int>(games.size()));
         int pairMatches = 0, entrantMatches = 0;
@@ -46,7 +45,7 @@ TEST(LeagueTable, InvariantsHoldOnManyLeagues) {
             EXPECT_LE(e.low, e.rating) << e.name;
             EXPECT_LE(e.rating, e.high) << e.name;
             EXPECT_EQ(e.wins + e.draws + e.losses, e.matches) << e.name;
-            EXPECT_EQ(e.provisional, e.matches == 0 || e.high - e.low >= league::kProvisionalWidthElo) << e.name;
+            EXPECT_EQ(e.provisional, e.matches == 0 || e.high - e.low >= league::kProvisionalWidth) << e.name;
             EXPECT_EQ(e.meanScore.has_value(), e.matches > 0);
             ASSERT_TRUE(e.vor.has_value());
             EXPECT_LE(e.vor->low, e.vor->value);
@@ -66,7 +65,7 @@ TEST(LeagueTable, InvariantsHoldOnManyLeagues) {
         EXPECT_EQ(entrantMatches, 2 * table->played);
         double mean = 0;
         for (const auto& e : table->entrants) mean += e.rating / 5;
-        EXPECT_NEAR(mean, league::kEloAnchor, 1e-6);
+        EXPECT_NEAR(mean, league::kRatingAnchor, 1e-6);
     }
 }
 
@@ -102,11 +101,13 @@ TEST(LeagueTable, LeagueJsonHasExactlyTheDocumentedFields) {
     results[0].replay = "0001.cowldhns";
     results[1].programs[1] = "exit 0";
     const auto doc = boost::json::parse(render(entrants, results)).as_object();
-    EXPECT_EQ(keys(doc), (std::set<std::string>{"version", "state", "variant", "seed", "matchesPerPairing", "played",
-                                                "planned", "method", "entrants", "pairs", "results"}));
-    EXPECT_EQ(keys(doc.at("method").as_object()), (std::set<std::string>{"name", "prior", "interval", "level", "resamples",
-                                                                         "provisionalWidth", "scale", "tieFactor"}));
-    EXPECT_EQ(doc.at("method").at("provisionalWidth").as_double(), league::kProvisionalWidthElo);
+    EXPECT_EQ(keys(doc), (std::set<std::string>{"version", "state", "variant", "gameVersion", "seed", "matchesPerPairing",
+                                                "played", "planned", "method", "entrants", "pairs", "results"}));
+    EXPECT_EQ(doc.at("gameVersion").as_string(), "2");
+    EXPECT_EQ(keys(doc.at("method").as_object()), (std::set<std::string>{"name", "model", "prior", "interval", "level",
+                                                                         "provisionalWidth", "scale", "noiseSigma",
+                                                                         "clearPairsRespected"}));
+    EXPECT_EQ(doc.at("method").at("provisionalWidth").as_double(), league::kProvisionalWidth);
     EXPECT_EQ(doc.at("played").as_int64(), 2);
     EXPECT_EQ(doc.at("planned").as_int64(), 60);
     const auto& e = doc.at("entrants").as_array();
@@ -121,9 +122,10 @@ TEST(LeagueTable, LeagueJsonHasExactlyTheDocumentedFields) {
     EXPECT_EQ(keys(p[0].as_object()),
               (std::set<std::string>{"a", "b", "matches", "aWins", "bWins", "draws", "meanMargin", "low", "high"}));
     const auto& r = doc.at("results").as_array();
-    EXPECT_EQ(keys(r[0].as_object()), (std::set<std::string>{"id", "seed", "variant", "seats", "scores", "replay"}));
+    EXPECT_EQ(keys(r[0].as_object()),
+              (std::set<std::string>{"id", "seed", "variant", "gameVersion", "seats", "scores", "replay"}));
     EXPECT_EQ(keys(r[1].as_object()),
-              (std::set<std::string>{"id", "seed", "variant", "seats", "scores", "replay", "programs"}));
+              (std::set<std::string>{"id", "seed", "variant", "gameVersion", "seats", "scores", "replay", "programs"}));
     EXPECT_EQ(r[1].at("programs").as_array()[1].as_string(), "exit 0");
     EXPECT_TRUE(r[1].at("programs").as_array()[0].is_null());
 }
@@ -139,6 +141,17 @@ TEST(LeagueTable, RefusesAResultNamingNoEntrant) {
     const auto table = league::build_table(entrants, {synthetic(1, "a", "ghost", 0.5)}, {});
     ASSERT_FALSE(table);
     EXPECT_NE(table.error().find("ghost"), std::string::npos);
+}
+
+TEST(LeagueTable, RefusesToRateTwoGameVersionsTogether) {
+    const auto entrants = builtins({{"a", "builtin:idle"}, {"b", "builtin:random"}});
+    std::vector<league::MatchResult> results{synthetic(1, "a", "b", 0.5), synthetic(2, "b", "a", 0.25)};
+    results[1].gameVersion = "1";
+    const auto table = league::build_table(entrants, results, {"synthetic", "2", 1, 1, 2, league::LeagueState::Finished});
+    ASSERT_FALSE(table);
+    EXPECT_NE(table.error().find("game version 1"), std::string::npos) << table.error();
+    results[1].gameVersion = "2";
+    EXPECT_TRUE(league::build_table(entrants, results, {"synthetic", "2", 1, 1, 2, league::LeagueState::Finished}));
 }
 
 TEST(LeagueTable, NumbersReadAsDecimals) {

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "child_process.hpp"
+#include "sim/hns/game_version.hpp"
 #include "league/runner.hpp"
 #include "league/table_json.hpp"
 #include "server_runner.hpp"
@@ -95,7 +96,8 @@ void play_matches(const Schedule& schedule, const MatchRunner& runner, const fs:
                 failed.store(true);
                 return;
             }
-            played.rows[i] = MatchResult{m.id, m.seed, variant, m.seats, result->scores, replay, result->programs};
+            played.rows[i] = MatchResult{m.id,          m.seed,  variant,          result->gameVersion, m.seats,
+                                            result->scores, replay, result->programs};
             ++played.count;
             if (!quiet && played.count * kProgressSteps / planned != (played.count - 1) * kProgressSteps / planned)
                 std::fprintf(stderr, "league: %d/%d matches\n", played.count, planned);
@@ -163,7 +165,10 @@ int run_league(const LeagueOptions& o) {
     fs::create_directories(dir, ec);
     if (ec || !fs::is_directory(dir)) return fail("cannot create the folder " + o.out + (ec ? ": " + ec.message() : ""));
     const int planned = static_cast<int>(schedule->matches.size());
-    LeagueInfo info{o.variant, o.seed, schedule->matchesPerPairing, planned, LeagueState::Running};
+    // Leagues play today's rules; the table names them and rates no match of another version.
+    LeagueInfo info{o.variant, std::string(hschool::sim::hns::game_version_text(hschool::sim::hns::kCurrentGameVersion)),
+                    o.seed,    schedule->matchesPerPairing,
+                    planned,   LeagueState::Running};
     Played played;
     played.rows.resize(planned);
     const auto write_table = [&](const LeagueInfo& at) -> Result<LeagueTable> {

@@ -49,7 +49,7 @@ bool write_file(const std::string& path, const std::string& bytes) {
 
 int cmd_run(const std::string& variant, long long seed, bool seedSet, const std::string& configPath,
             const std::string& seats, const std::string& replayPath, const std::string& resultsPath, bool quiet,
-            bool enemyMemory, int stopTick) {
+            bool enemyMemory, const std::string& gameVersion, int stopTick) {
     auto config = hns::variant_config(variant);
     if (!config) return std::fprintf(stderr, "hschool-hns: %s\n", config.error.c_str()), kExitError;
     if (!configPath.empty()) {
@@ -59,10 +59,12 @@ int cmd_run(const std::string& variant, long long seed, bool seedSet, const std:
         if (!config) return std::fprintf(stderr, "hschool-hns: %s: %s\n", configPath.c_str(), config.error.c_str()), kExitError;
     }
     if (seedSet) config->seed = seed;
+    if (!gameVersion.empty()) config->gameVersion = *hns::parse_game_version(gameVersion);
     auto pinned = hns::resolve_room_spec(*config);
     if (!pinned) return std::fprintf(stderr, "hschool-hns: %s\n", pinned.error.c_str()), kExitError;
     hns::MatchOptions opt;
-    opt.enemyMemory = enemyMemory;
+    // GameVersion 2's seats always remember; the flag turns memory on under GameVersion 1's rules.
+    if (enemyMemory) opt.enemyMemory = true;
     opt.wallClockStopTick = stopTick;
     std::stringstream list(seats);
     std::string item;
@@ -78,6 +80,7 @@ int cmd_run(const std::string& variant, long long seed, bool seedSet, const std:
         return std::fprintf(stderr, "hschool-hns: cannot write %s\n", replayPath.c_str()), kExitError;
     if (!resultsPath.empty() && !write_file(resultsPath, outcome->results + "\n"))
         return std::fprintf(stderr, "hschool-hns: cannot write %s\n", resultsPath.c_str()), kExitError;
+    std::printf("game version %s\n", std::string(hns::game_version_text(pinned->gameVersion)).c_str());
     std::printf("final tick %d hash 0x%016llx\n", outcome->finalTick, static_cast<unsigned long long>(outcome->finalHash));
     return kExitOk;
 }
@@ -88,7 +91,8 @@ int cmd_verify(const std::string& path) {
     auto data = hns::parse_replay(bytes);
     if (!data) return std::fprintf(stderr, "hschool-hns: %s: %s\n", path.c_str(), data.error.c_str()), kExitError;
     const hns::VerifyReport r = hns::verify_replay(*data);
-    std::printf("%s\n", r.message().c_str());
+    // The header's version picked the rules the replay was re-stepped by.
+    std::printf("game version %s: %s\n", data->gameVersion.c_str(), r.message().c_str());
     if (r.ok) return kExitOk;
     return r.mismatchTick != 0 ? kExitMismatch : kExitError;
 }
@@ -100,6 +104,8 @@ int cmd_info(const std::string& path) {
     if (!data) return std::fprintf(stderr, "hschool-hns: %s: %s\n", path.c_str(), data.error.c_str()), kExitError;
     std::printf("format     COWLDHNS v1%s\n", data->compressed ? " (compressed)" : "");
     std::printf("game       %s %s\n", data->gameName.c_str(), data->gameVersion.c_str());
+    std::printf("version    %s (re-stepped by GameVersion %s's rules)\n", data->gameVersion.c_str(),
+                data->gameVersion.c_str());
     std::printf("start ms   %llu\n", static_cast<unsigned long long>(data->startMs));
     boost::system::error_code ec;
     const auto config = boost::json::parse(data->configJson, ec);
@@ -140,7 +146,7 @@ int main(int argc, char** argv) {
     CLI::App app{"hschool-hns: hide-and-seek matches, replays and verification"};
     app.require_subcommand(1);
     std::string variant = "certification", configPath, seats = "burrow,burrow,burrow,burrow,burrow,burrow";
-    std::string replayPath, resultsPath, file;
+    std::string replayPath, resultsPath, file, gameVersion;
     long long seed = 0;
     int stopTick = 0;
     bool quiet = false, enemyMemory = false;
@@ -154,7 +160,10 @@ int main(int argc, char** argv) {
     run->add_flag("--quiet", quiet, "no progress on stderr");
     run->add_option("--stop-at-tick", stopTick, "force the wall-clock stop at this tick (the deadline ending)")
         ->check(CLI::Range(0, 100000000));
-    run->add_flag("--enemy-memory", enemyMemory, "seats remember seen enemies (the reference's seats never do)");
+    run->add_option("--game-version", gameVersion, "the rules to play: 2 (today's reference, the default) or 1 (before its review fixes)")
+        ->check(CLI::IsMember({"1", "2"}));
+    run->add_flag("--enemy-memory", enemyMemory,
+                  "GameVersion 1 only: seats remember seen enemies (GameVersion 2's always do, GameVersion 1's never did)");
     auto* verify = app.add_subcommand("verify", "re-step a replay and check every hash");
     verify->add_option("file", file)->required();
     auto* info = app.add_subcommand("info", "print a replay's header, seats, games and results");
@@ -197,7 +206,7 @@ int main(int argc, char** argv) {
         return app.exit(e) == 0 ? kExitOk : kExitError;
     }
     if (*run) return cmd_run(variant, seed, seedOpt->count() > 0, configPath, seats, replayPath, resultsPath, quiet,
-                                enemyMemory, stopTick);
+                                enemyMemory, gameVersion, stopTick);
     if (*verify) return cmd_verify(file);
     if (*seat) return hschool::tools::hns::run_seat(seatOptions);
     if (*league) return hschool::tools::hns::run_league(leagueOptions);

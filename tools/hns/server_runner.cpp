@@ -237,6 +237,7 @@ Result<PlayedMatch> ServerRunner::play(const ScheduledMatch& match) const {
     PlayedMatch out;
     out.scores = *scores;
     out.replay = std::move(run->replay);
+    out.gameVersion = replay->gameVersion;
     std::lock_guard lock(mutex_);
     for (int p = 0; p < kSeats; ++p) {
         const int s = slotOfPlayer[p];

@@ -22,6 +22,7 @@ export interface Seat {
 export interface MatchSummary {
   id: string;
   variant: string;
+  gameVersion: string; // the rules it plays by: '2' today, '1' for a match from before GameVersion 2
   isDefault: boolean;
   phase: MatchPhase;
   matchPhase: 'prep' | 'hunt' | null; // inside a game
@@ -118,6 +119,8 @@ export function parseSummary(raw: unknown): MatchSummary | null {
   return {
     id,
     variant: str(o.variant, '—'),
+    // A summary that names no version is older than GameVersion 2: every match then played 1.
+    gameVersion: str(o.gameVersion, '1'),
     isDefault: o.default === true,
     phase: oneOf(o.phase, PHASES, 'lobby'),
     matchPhase,

@@ -26,19 +26,20 @@ describe('a league as the server writes it', () => {
     expect(detail).toMatchObject({ id: 'l1', state: 'finished', progress: { played: 9, planned: 9 }, variant: 'certification', matches: 3, seed: '1', error: '' });
     expect(detail.entrants[2]).toEqual({ name: 'idle', kind: 'builtin:idle', fallback: '' });
     const table = detail.table;
-    expect(table.method).toEqual({ name: 'davidson-bradley-terry-map', resamples: 1000, level: 0.95, provisionalWidth: 200, tieFactor: 0.1439 });
+    expect(table.method).toEqual({ name: 'gaussian-margin-map', level: 0.95, provisionalWidth: 200, noiseSigma: 0.72, clearPairsRespected: true });
+    expect(table.gameVersion).toBe('2');
     expect(table.matchesPerPairing).toBe(3);
     expect(table.seed).toBe('1');
     expect(table.entrants.map((e) => e.name)).toEqual(['burrow', 'random', 'idle']);
     expect(table.entrants[1]).toEqual({
-      name: 'random', kind: 'builtin:random', fallback: '', rating: 1317.6, low: 1103.1, high: 1500, matches: 6, wins: 1, draws: 0, losses: 5,
-      meanScore: -0.4903, provisional: true, vor: { baseline: 'burrow', value: -182.4, low: -578.4, high: 182.4 }, promptTurns: null,
+      name: 'random', kind: 'builtin:random', fallback: '', rating: 1136.6, low: 949.9, high: 1323.3, matches: 6, wins: 0, draws: 0, losses: 6,
+      meanScore: -0.5765, provisional: true, vor: { baseline: 'burrow', value: -569.4, low: -892.9, high: -246 }, promptTurns: null,
     });
-    expect(table.pairs[0]).toEqual({ a: 'burrow', b: 'random', matches: 3, aWins: 3, bWins: 0, draws: 0, meanMargin: 1.2213, low: -0.1965, high: 2 });
+    expect(table.pairs[0]).toEqual({ a: 'burrow', b: 'random', matches: 3, aWins: 3, bWins: 0, draws: 0, meanMargin: 1.2467, low: -0.407, high: 2 });
     expect(table.results).toHaveLength(9);
     expect(table.results[0]).toEqual({
-      id: '0001', seed: '1216681718', variant: 'certification',
-      seats: ['burrow', 'random', 'burrow', 'random', 'burrow', 'random'], scores: [0.826, -0.826, 0.826, -0.826, 0.826, -0.826], replay: 'm40',
+      id: '0001', seed: '1216681718', variant: 'certification', gameVersion: '2',
+      seats: ['burrow', 'random', 'burrow', 'random', 'burrow', 'random'], scores: [0.501, -0.501, 0.501, -0.501, 0.501, -0.501], replay: 'm40',
     });
     expect(table.resultsCapped).toBe(false);
     assertClean(detail);
@@ -129,7 +130,7 @@ describe('hostile answers', () => {
       promptTurns: null,
     });
     expect(table.pairs[0]).toEqual({ a: 'a', b: 'b', matches: 0, aWins: 0, bWins: 1, draws: 0, meanMargin: null, low: null, high: 2 });
-    expect(table.results[0]).toEqual({ id: 'r1', seed: '', variant: '', seats: ['a', '', '', '', '', ''], scores: [0.5, null, null, null, null, null], replay: '42' });
+    expect(table.results[0]).toEqual({ id: 'r1', seed: '', variant: '', gameVersion: '', seats: ['a', '', '', '', '', ''], scores: [0.5, null, null, null, null, null], replay: '42' });
     expect(table.seed).toBe('');
   });
 

@@ -88,6 +88,7 @@ export interface ResultRow {
   id: string;
   seed: string;
   variant: string;
+  gameVersion: string; // the rules it was played by
   seats: string[]; // SEATS names, '' where unknown
   scores: Array<number | null>; // SEATS
   replay: string | null; // an archived match id the replay view opens; null when it is none
@@ -95,15 +96,16 @@ export interface ResultRow {
 
 export interface Method {
   name: string;
-  resamples: number | null;
   level: number | null;
   provisionalWidth: number | null;
-  tieFactor: number | null;
+  noiseSigma: number | null; // the margin model's residual sd
+  clearPairsRespected: boolean | null;
 }
 
 export interface LeagueTable {
   state: LeagueState | null;
   variant: string;
+  gameVersion: string; // every match of a league plays by one version
   seed: string;
   matchesPerPairing: number | null;
   played: number | null;
@@ -239,6 +241,7 @@ export function parseResultRow(raw: unknown): ResultRow | null {
     id,
     seed: seedText(o.seed),
     variant: text(o.variant),
+    gameVersion: text(o.gameVersion),
     seats: Array.from({ length: SEATS }, (_, slot) => text(at(o.seats, slot))),
     scores: Array.from({ length: SEATS }, (_, slot) => bounded(at(o.scores, slot), MAX_SCORE)),
     replay: isRouteId(replay) ? replay : null,
@@ -250,10 +253,10 @@ function parseMethod(raw: unknown): Method | null {
   const o = asObject(raw);
   return {
     name: text(o.name),
-    resamples: countOrNull(o.resamples),
     level: bounded(o.level, 1),
     provisionalWidth: bounded(o.provisionalWidth, MAX_ELO),
-    tieFactor: bounded(o.tieFactor, MAX_SCORE),
+    noiseSigma: bounded(o.noiseSigma, MAX_SCORE),
+    clearPairsRespected: typeof o.clearPairsRespected === 'boolean' ? o.clearPairsRespected : null,
   };
 }
 
@@ -263,6 +266,7 @@ export function parseLeagueTable(raw: unknown): LeagueTable {
   return {
     state: state(o.state),
     variant: text(o.variant),
+    gameVersion: text(o.gameVersion),
     seed: seedText(o.seed),
     matchesPerPairing: countOrNull(o.matchesPerPairing),
     played: countOrNull(o.played),

@@ -1,40 +1,42 @@
 // A league.json written by `hschool-hns league --entrant burrow=builtin:burrow --entrant random=builtin:random
-// --entrant idle=builtin:idle --matches 3 --seed 1` (the replays renamed to archived match ids, as the
+// --entrant idle=builtin:idle --matches 3 --seed 1` at GameVersion 2 (the replays renamed to archived match ids, as the
 // server names them), and the server's answers around it, for the leagues tests.
 export const LEAGUE_JSON = {
-  "version": 1,
+  "version": 2,
   "state": "finished",
   "variant": "certification",
+  "gameVersion": "2",
   "seed": 1,
   "matchesPerPairing": 3,
   "played": 9,
   "planned": 9,
   "method": {
-    "name": "davidson-bradley-terry-map",
+    "name": "gaussian-margin-map",
+    "model": "margin ~ Normal(delta_a - delta_b, sigma^2), delta ~ Normal(0, strengthSigma^2); wins, draws and losses are counted, not rated",
     "prior": {
-      "strengthSigmaElo": 400.0,
-      "tieLogMean": 0.0,
-      "tieLogSigma": 2.0
+      "strengthSigma": 1.0,
+      "noiseScale": 0.5,
+      "noiseWeight": 2.0
     },
-    "interval": "parametric-bootstrap-percentile",
+    "interval": "gaussian-posterior",
     "level": 0.95,
-    "resamples": 1000,
     "provisionalWidth": 200.0,
-    "scale": "elo: 1500 + 400*log10(strength); the mean of the entrants is 1500",
-    "tieFactor": 0.1439
+    "scale": "points: 1500 + 500*delta; the mean of the entrants is 1500, 100 points is a margin of 0.2",
+    "noiseSigma": 0.72,
+    "clearPairsRespected": true
   },
   "entrants": [
     {
       "name": "burrow",
       "kind": "builtin:burrow",
-      "rating": 1500.0,
-      "low": 1272.8,
-      "high": 1727.2,
+      "rating": 1706.0,
+      "low": 1519.3,
+      "high": 1892.8,
       "matches": 6,
-      "wins": 3,
+      "wins": 4,
       "draws": 0,
-      "losses": 3,
-      "meanScore": -0.0597,
+      "losses": 2,
+      "meanScore": 0.3268,
       "provisional": true,
       "vor": {
         "baseline": "burrow",
@@ -46,39 +48,39 @@ export const LEAGUE_JSON = {
     {
       "name": "random",
       "kind": "builtin:random",
-      "rating": 1317.6,
-      "low": 1103.1,
-      "high": 1500.0,
+      "rating": 1136.6,
+      "low": 949.9,
+      "high": 1323.3,
       "matches": 6,
-      "wins": 1,
+      "wins": 0,
       "draws": 0,
-      "losses": 5,
-      "meanScore": -0.4903,
+      "losses": 6,
+      "meanScore": -0.5765,
       "provisional": true,
       "vor": {
         "baseline": "burrow",
-        "value": -182.4,
-        "low": -578.4,
-        "high": 182.4
+        "value": -569.4,
+        "low": -892.9,
+        "high": -246.0
       }
     },
     {
       "name": "idle",
       "kind": "builtin:idle",
-      "rating": 1682.4,
-      "low": 1500.0,
-      "high": 1896.9,
+      "rating": 1657.4,
+      "low": 1470.6,
+      "high": 1844.1,
       "matches": 6,
       "wins": 5,
       "draws": 0,
       "losses": 1,
-      "meanScore": 0.55,
+      "meanScore": 0.2497,
       "provisional": true,
       "vor": {
         "baseline": "burrow",
-        "value": 182.4,
-        "low": -182.4,
-        "high": 578.4
+        "value": -48.6,
+        "low": -372.1,
+        "high": 274.8
       }
     }
   ],
@@ -90,31 +92,31 @@ export const LEAGUE_JSON = {
       "aWins": 3,
       "bWins": 0,
       "draws": 0,
-      "meanMargin": 1.2213,
-      "low": -0.1965,
+      "meanMargin": 1.2467,
+      "low": -0.407,
       "high": 2.0
     },
     {
       "a": "burrow",
       "b": "idle",
       "matches": 3,
-      "aWins": 0,
-      "bWins": 3,
+      "aWins": 1,
+      "bWins": 2,
       "draws": 0,
-      "meanMargin": -1.46,
+      "meanMargin": 0.0607,
       "low": -2.0,
-      "high": 0.7603
+      "high": 2.0
     },
     {
       "a": "random",
       "b": "idle",
       "matches": 3,
-      "aWins": 1,
-      "bWins": 2,
+      "aWins": 0,
+      "bWins": 3,
       "draws": 0,
-      "meanMargin": -0.74,
+      "meanMargin": -1.0593,
       "low": -2.0,
-      "high": 1.6638
+      "high": 0.5772
     }
   ],
   "results": [
@@ -122,6 +124,7 @@ export const LEAGUE_JSON = {
       "id": "0001",
       "seed": 1216681718,
       "variant": "certification",
+      "gameVersion": "2",
       "seats": [
         "burrow",
         "random",
@@ -131,12 +134,12 @@ export const LEAGUE_JSON = {
         "random"
       ],
       "scores": [
-        0.826,
-        -0.826,
-        0.826,
-        -0.826,
-        0.826,
-        -0.826
+        0.501,
+        -0.501,
+        0.501,
+        -0.501,
+        0.501,
+        -0.501
       ],
       "replay": "m40"
     },
@@ -144,6 +147,7 @@ export const LEAGUE_JSON = {
       "id": "0002",
       "seed": 1601554128,
       "variant": "certification",
+      "gameVersion": "2",
       "seats": [
         "burrow",
         "idle",
@@ -153,12 +157,12 @@ export const LEAGUE_JSON = {
         "idle"
       ],
       "scores": [
-        -0.988,
-        0.988,
-        -0.988,
-        0.988,
-        -0.988,
-        0.988
+        -0.465,
+        0.465,
+        -0.465,
+        0.465,
+        -0.465,
+        0.465
       ],
       "replay": "m41"
     },
@@ -166,6 +170,7 @@ export const LEAGUE_JSON = {
       "id": "0003",
       "seed": 2085212535,
       "variant": "certification",
+      "gameVersion": "2",
       "seats": [
         "random",
         "idle",
@@ -175,12 +180,12 @@ export const LEAGUE_JSON = {
         "idle"
       ],
       "scores": [
-        -0.818,
-        0.818,
-        -0.818,
-        0.818,
-        -0.818,
-        0.818
+        -0.896,
+        0.896,
+        -0.896,
+        0.896,
+        -0.896,
+        0.896
       ],
       "replay": "m42"
     },
@@ -188,6 +193,7 @@ export const LEAGUE_JSON = {
       "id": "0004",
       "seed": 954254152,
       "variant": "certification",
+      "gameVersion": "2",
       "seats": [
         "random",
         "burrow",
@@ -197,12 +203,12 @@ export const LEAGUE_JSON = {
         "burrow"
       ],
       "scores": [
-        -0.719,
-        0.719,
-        -0.719,
-        0.719,
-        -0.719,
-        0.719
+        -1.0,
+        1.0,
+        -1.0,
+        1.0,
+        -1.0,
+        1.0
       ],
       "replay": "m43"
     },
@@ -210,6 +216,7 @@ export const LEAGUE_JSON = {
       "id": "0005",
       "seed": 954051180,
       "variant": "certification",
+      "gameVersion": "2",
       "seats": [
         "idle",
         "burrow",
@@ -219,12 +226,12 @@ export const LEAGUE_JSON = {
         "burrow"
       ],
       "scores": [
-        0.988,
-        -0.988,
-        0.988,
-        -0.988,
-        0.988,
-        -0.988
+        0.214,
+        -0.214,
+        0.214,
+        -0.214,
+        0.214,
+        -0.214
       ],
       "replay": "m44"
     },
@@ -232,6 +239,7 @@ export const LEAGUE_JSON = {
       "id": "0006",
       "seed": 1638303231,
       "variant": "certification",
+      "gameVersion": "2",
       "seats": [
         "idle",
         "random",
@@ -254,6 +262,7 @@ export const LEAGUE_JSON = {
       "id": "0007",
       "seed": 1884091958,
       "variant": "certification",
+      "gameVersion": "2",
       "seats": [
         "burrow",
         "random",
@@ -263,12 +272,12 @@ export const LEAGUE_JSON = {
         "random"
       ],
       "scores": [
-        0.287,
-        -0.287,
-        0.287,
-        -0.287,
-        0.287,
-        -0.287
+        0.369,
+        -0.369,
+        0.369,
+        -0.369,
+        0.369,
+        -0.369
       ],
       "replay": "m46"
     },
@@ -276,6 +285,7 @@ export const LEAGUE_JSON = {
       "id": "0008",
       "seed": 1123278215,
       "variant": "certification",
+      "gameVersion": "2",
       "seats": [
         "burrow",
         "idle",
@@ -285,12 +295,12 @@ export const LEAGUE_JSON = {
         "idle"
       ],
       "scores": [
-        -0.214,
-        0.214,
-        -0.214,
-        0.214,
-        -0.214,
-        0.214
+        0.77,
+        -0.77,
+        0.77,
+        -0.77,
+        0.77,
+        -0.77
       ],
       "replay": "m47"
     },
@@ -298,6 +308,7 @@ export const LEAGUE_JSON = {
       "id": "0009",
       "seed": 613125231,
       "variant": "certification",
+      "gameVersion": "2",
       "seats": [
         "random",
         "idle",
@@ -307,12 +318,12 @@ export const LEAGUE_JSON = {
         "idle"
       ],
       "scores": [
-        0.143,
-        -0.143,
-        0.143,
-        -0.143,
-        0.143,
-        -0.143
+        -0.258,
+        0.258,
+        -0.258,
+        0.258,
+        -0.258,
+        0.258
       ],
       "replay": "m48"
     }

@@ -84,7 +84,6 @@ export function methodNote(method: Method | null): HTMLElement | null {
   if (!method || method.name === '') return null;
   return h('p', { class: 'hint', 'data-testid': 'league-method', text: t('leagues.table.method', {
     name: method.name,
-    resamples: method.resamples ?? DASH,
-    tie: method.tieFactor === null ? DASH : method.tieFactor.toFixed(2),
+    sigma: method.noiseSigma === null ? DASH : method.noiseSigma.toFixed(3),
   }) });
 }

@@ -7,7 +7,7 @@ import { trios, winningTrio } from './results';
 describe('a match in a line', () => {
   it('names each trio and its score', () => {
     const first = parseLeagueDetail(DETAIL)!.table.results[0]!;
-    expect(trios(first)).toEqual([{ names: 'burrow', score: 0.826 }, { names: 'random', score: -0.826 }]);
+    expect(trios(first)).toEqual([{ names: 'burrow', score: 0.501 }, { names: 'random', score: -0.501 }]);
     expect(winningTrio(first)).toBe(0);
   });
 

@@ -128,6 +128,7 @@ export class HnsLeagueView implements View {
       header,
       h('p', { class: 'muted', 'data-testid': 'league-summary', text: t('leagues.page.summary', {
         variant: league.variant || DASH,
+        version: league.table.gameVersion || DASH,
         matches: league.matches ?? DASH,
         seed: league.seed || DASH,
       }) }),

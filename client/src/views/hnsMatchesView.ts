@@ -123,7 +123,7 @@ export class HnsMatchesView implements View {
     const state = this.state;
     const head = [language(), accessSignature(), this.variants, this.creating, this.createProblem?.status ?? null];
     if (state.phase !== 'ready') return JSON.stringify([...head, state.phase]);
-    return JSON.stringify([...head, state.matches.map((m) => [m.id, m.phase, m.variant, canManage('hns', m.id), m.seats.map((s) => [s.kind, s.identity, s.side, s.connected])])]);
+    return JSON.stringify([...head, state.matches.map((m) => [m.id, m.phase, m.variant, m.gameVersion, canManage('hns', m.id), m.seats.map((s) => [s.kind, s.identity, s.side, s.connected])])]);
   }
 
   private render(): void {
@@ -238,7 +238,7 @@ export class HnsMatchesView implements View {
       h('tbody', {}, matches.map((m) => {
         const free = freeSlots(m);
         return h('tr', { 'data-testid': 'hns-match', 'data-match-id': m.id, 'data-phase': m.phase },
-          h('th', { scope: 'row' }, m.id, h('br'), h('span', { class: 'muted', text: m.variant })),
+          h('th', { scope: 'row' }, m.id, h('br'), h('span', { class: 'muted', text: `${m.variant} · ${t('hns.gameVersion', { version: m.gameVersion })}` })),
           h('td', { 'data-live': 'stage' }),
           h('td', { class: 'num', 'data-live': 'tick' }),
           h('td', {}, h('ul', { class: 'seat-list' }, m.seats.map(seatChip))),

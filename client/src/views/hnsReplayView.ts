@@ -212,6 +212,10 @@ export class HnsReplayView implements View {
 
   private paintResults(): void {
     const results = this.match?.results;
-    replaceChildren(this.resultsHost, results ? [h('h2', { text: t('hns.results') }), resultsTables(results)] : null);
+    // The replay is re-stepped by the rules of its own game version; say which.
+    const version = this.match
+      ? h('p', { class: 'muted', 'data-testid': 'replay-game-version', text: t('hns.gameVersion', { version: this.match.gameVersion }) })
+      : null;
+    replaceChildren(this.resultsHost, version, results ? [h('h2', { text: t('hns.results') }), resultsTables(results)] : null);
   }
 }

@@ -62,7 +62,7 @@ export class HnsResultsView implements View {
     }
     replaceChildren(this.element,
       header,
-      h('p', {}, `${match.variant} · ${t(stageKey(match))} · ${t('hns.col.tick')}: ${match.tick}`,
+      h('p', {}, `${match.variant} · ${t('hns.gameVersion', { version: match.gameVersion })} · ${t(stageKey(match))} · ${t('hns.col.tick')}: ${match.tick}`,
         match.finishedAt !== null ? ` · ${formatFinishedAt(match.finishedAt, language())}` : ''),
       h('ul', { class: 'seat-list' }, match.seats.map(seatChip)),
       h('div', { class: 'hns-toolbar' },

@@ -228,7 +228,8 @@ void control_record(const sh::ReplayChat& chat, int tick, Collector& out) {
 
 }  // namespace
 
-std::string events_jsonl(const std::vector<EpisodeEvent>& events, int ticks, std::size_t dropped) {
+std::string events_jsonl(const std::vector<EpisodeEvent>& events, int ticks, sh::GameVersion version,
+                         std::size_t dropped) {
     std::string text;
     for (const auto& e : events) {
         json::object row{{"tick", e.tick},       {"kind", e.kind},   {"source", e.source}, {"target", e.target},
@@ -237,7 +238,7 @@ std::string events_jsonl(const std::vector<EpisodeEvent>& events, int ticks, std
         text += json::serialize(row);
         text += '\n';
     }
-    json::object summary{{"type", "summary"}, {"ticks", ticks}, {"events", events.size()}, {"gameVersion", sh::kGameVersion}};
+    json::object summary{{"type", "summary"}, {"ticks", ticks}, {"events", events.size()}, {"gameVersion", sh::game_version_text(version)}};
     if (dropped > 0) summary["dropped"] = dropped;
     text += json::serialize(summary);
     text += '\n';
@@ -263,7 +264,7 @@ sh::Expected<std::string> episode_events_jsonl(std::string_view replay_bytes) {
         if (status != sh::ReplayStepper::Status::Stepped && status != sh::ReplayStepper::Status::Mismatch) break;
         diff(before, Snapshot::of(stepper->sim()), stepper->sim(), out);
     }
-    return sh::Expected<std::string>::ok(events_jsonl(out.events(), stepper->sim().tick_count(), out.dropped()));
+    return sh::Expected<std::string>::ok(events_jsonl(out.events(), stepper->sim().tick_count(), data->version, out.dropped()));
 }
 
 }  // namespace hschool::server::hns

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/hns/expected.hpp"
+#include "sim/hns/game_version.hpp"
 
 namespace hschool::server::hns {
 
@@ -29,8 +30,10 @@ struct EpisodeEvent {
     std::string content;
 };
 
-// The JSON-lines text of `events` and the summary row (`dropped` > 0 adds "dropped").
-std::string events_jsonl(const std::vector<EpisodeEvent>& events, int ticks, std::size_t dropped = 0);
+// The JSON-lines text of `events` and the summary row, which names the replay's game version
+// (`dropped` > 0 adds "dropped").
+std::string events_jsonl(const std::vector<EpisodeEvent>& events, int ticks, sim::hns::GameVersion version,
+                         std::size_t dropped = 0);
 
 // Re-steps the replay (COWLDHNS bytes) and returns its events file; an error when it cannot be read.
 sim::hns::Expected<std::string> episode_events_jsonl(std::string_view replay_bytes);

@@ -51,7 +51,7 @@ void PromptTurns::decide_all(const sh::Sim& sim, const sh::Driver& driver, int t
         if (s == slots.front()) t.records = std::move(first_records);
         t.records.push_back(sh::fallback_record(sim, s, turn, cause, 1, kNoModelDetail));
         note_cause(s, cause);
-        settle(s, std::move(t), last_result_text(sim, s));
+        settle(s, std::move(t), sim::hns::last_result_text(sim, s));
     }
 }
 
@@ -60,8 +60,8 @@ void PromptTurns::ask_model(const sh::Sim& sim, const sh::Driver& driver, int tu
     std::vector<LlmSeatAsk> asks;
     for (const int s : slots)
         asks.push_back(LlmSeatAsk{s, *prompts_[static_cast<std::size_t>(s)],
-                                  observation_json(ObservationInput{sim, driver, s, turn, true, memory_})});
-    const LlmTurnResult result = client_.run_turn(asks, order_context(sim), stop_);
+                                  sim::hns::seat_view_json(sim::hns::SeatViewInput{sim, driver, s, turn, true, memory_})});
+    const LlmTurnResult result = client_.run_turn(asks, sim::hns::order_context(sim), stop_);
     std::array<std::vector<std::string>, kSeats> records;
     records[static_cast<std::size_t>(slots.front())] = std::move(first_records);
     for (const LlmFallbackNote& note : result.notes) {
@@ -76,7 +76,7 @@ void PromptTurns::ask_model(const sh::Sim& sim, const sh::Driver& driver, int tu
         sh::SeatTurn t;
         t.order = burrow;
         t.source = order_source_text(OrderSource::Fallback);
-        std::string result_text = last_result_text(sim, s);
+        std::string result_text = sim::hns::last_result_text(sim, s);
         if (answer.ok) {
             t.order = sh::resolve_reply(memory_[static_cast<std::size_t>(s)].last_order, answer.order, burrow, t.rejected);
             if (t.rejected) result_text = sh::kResultUnknownObject;
@@ -97,7 +97,7 @@ void PromptTurns::settle(int slot, sh::SeatTurn decided, const std::string& resu
     const auto s = static_cast<std::size_t>(slot);
     // What the seat's next view reports: its standing order, that order's result, its notes and radio.
     orders_[s] = decided.order;
-    SeatMemory& m = memory_[s];
+    sim::hns::SeatMemory& m = memory_[s];
     m.last_order = &orders_[s];
     m.last_result = result;
     if (!decided.order.notes.empty()) m.notes = decided.order.notes;

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "server/hns/llm_client.hpp"
-#include "server/hns/observation.hpp"
+#include "sim/hns/seat_view.hpp"
 #include "server/hns/limits.hpp"
 #include "sim/hns/seat_policy.hpp"
 
@@ -53,7 +53,7 @@ private:
     std::array<std::optional<std::string>, kSeats> prompts_;
     std::function<bool()> stop_;
     std::chrono::steady_clock::time_point started_;
-    std::array<SeatMemory, kSeats> memory_{};
+    std::array<sim::hns::SeatMemory, kSeats> memory_{};
     std::array<sim::hns::Order, kSeats> orders_{};  // memory_[s].last_order points here
     std::array<std::optional<sim::hns::SeatTurn>, kSeats> decided_;  // this turn's, until its seat takes it
     std::array<PromptSeatTally, kSeats> tallies_{};

@@ -101,6 +101,7 @@ league::Result<LeagueRunner::Outcome> LeagueRunner::play_full(const league::Sche
         out.played.scores[s] = v.to_number<double>();
     }
     out.played.replay = std::move(outcome->replay);
+    out.played.gameVersion = std::string(sh::game_version_text(pinned->gameVersion));
     out.results_json = std::move(outcome->results);
     out.final_tick = outcome->finalTick;
     for (int s = 0; turns && s < league::kSeats; ++s) {
@@ -123,6 +124,7 @@ MatchView LeagueRunner::archived_view(const std::string& id, const league::Sched
     MatchView v;
     v.id = id;
     v.variant = variant_;
+    v.game_version = outcome.played.gameVersion;
     v.phase = "finished";
     v.match_phase = "hunt";
     v.tick = outcome.final_tick;

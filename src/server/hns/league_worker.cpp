@@ -14,6 +14,7 @@
 #include "net/thread_role.hpp"
 #include "server/hns/league_hub.hpp"
 #include "server/hns/league_state.hpp"
+#include "sim/hns/game_version.hpp"
 #include "server/hns/decisions.hpp"
 #include "store/hns_archive.hpp"
 
@@ -83,6 +84,7 @@ void LeagueHub::refresh_table(std::unique_lock<std::mutex>& lock, const std::sha
     std::vector<league::MatchResult> results = league->results;
     league::LeagueInfo info;
     info.variant = league->variant;
+    info.gameVersion = std::string(sim::hns::game_version_text(sim::hns::kCurrentGameVersion));
     info.seed = league->seed;
     info.matchesPerPairing = league->schedule.matchesPerPairing;
     info.planned = static_cast<int>(league->schedule.matches.size());
@@ -163,6 +165,7 @@ void LeagueHub::play(std::unique_lock<std::mutex>& lock, Job job) {
     result.id = job.match.id;
     result.seed = job.match.seed;
     result.variant = league.variant;
+    result.gameVersion = outcome->played.gameVersion;
     result.seats = job.match.seats;
     result.scores = outcome->played.scores;
     result.replay = id;

@@ -121,6 +121,7 @@ LiveMatch::LiveMatch(MatchSetup setup, MatchListener& listener, HnsMetrics& metr
     : setup_(std::move(setup)), listener_(listener), metrics_(metrics) {
     published_.id = setup_.id;
     published_.variant = setup_.variant;
+    published_.game_version = std::string(sim::hns::game_version_text(setup_.config.gameVersion));
     published_.is_default = setup_.is_default;
     viewer_limiter_ = std::make_shared<net::ConnectionLimiter>(setup_.max_viewers, setup_.max_viewers_per_address);
 }
@@ -143,7 +144,7 @@ bool LiveMatch::prepare(std::string& error) {
     }
     rt_ = std::make_unique<MatchRuntime>(std::move(*created));
     rt_->start_ms = setup_.start_ms;
-    rt_->writer = sim::hns::ReplayWriter(sim::hns::config_to_json(setup_.config), setup_.start_ms);
+    rt_->writer = sim::hns::ReplayWriter(sim::hns::config_to_json(setup_.config), setup_.start_ms, setup_.config.gameVersion);
     for (int s = kSeats - std::clamp(setup_.bots, 0, kSeats); s < kSeats; ++s) rt_->seats[s].bot = true;
     rt_->stopping = [this] {  // a prompt seats' model wait ends when the match is stopped
         std::lock_guard lock(mutex_);

@@ -15,7 +15,7 @@
 #include "server/hns/decisions.hpp"
 #include "server/hns/llm_client.hpp"
 #include "server/hns/live_match.hpp"
-#include "server/hns/observation.hpp"
+#include "sim/hns/seat_view.hpp"
 #include "server/hns/pacing.hpp"
 #include "server/hns/registration.hpp"
 #include "server/hns/spectator_feed.hpp"
@@ -81,7 +81,7 @@ struct SeatState {
     SeatPolicy policy;
     sim::hns::Order order;
     bool has_order = false;
-    SeatMemory memory;
+    sim::hns::SeatMemory memory;
     // The turn being decided:
     bool awaiting = false;
     std::optional<Reply> reply;
@@ -90,7 +90,7 @@ struct SeatState {
 
 struct MatchRuntime {
     explicit MatchRuntime(sim::hns::Sim s)
-        : sim(std::move(s)), driver(sim), writer(sim::hns::config_to_json(sim.config()), 0) {}
+        : sim(std::move(s)), driver(sim), writer(sim::hns::config_to_json(sim.config()), 0, sim.config().gameVersion) {}
 
     sim::hns::Sim sim;
     sim::hns::Driver driver;

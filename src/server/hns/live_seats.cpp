@@ -120,7 +120,7 @@ void restart(MatchRuntime& rt, HnsMetrics& metrics) {
         if (seat.seated) metrics.seat_kind(kind_text(seat.policy.kind), "");
     rt.sim = std::move(*created);
     rt.driver = sh::Driver(rt.sim);
-    rt.writer = sh::ReplayWriter(sh::config_to_json(config), rt.start_ms);
+    rt.writer = sh::ReplayWriter(sh::config_to_json(config), rt.start_ms, config.gameVersion);
     rt.masks.clear();
     rt.prev.clear();
     std::array<bool, 6> bots{};
@@ -164,7 +164,7 @@ void on_text(MatchRuntime& rt, SocketState& socket, const MatchEvent& e) {
     if (socket.player_index < 0 || !rt.turn_waiting) return;
     SeatState& seat = rt.seats[static_cast<std::size_t>(socket.player_index)];
     if (seat.socket != e.socket || !seat.awaiting || seat.reply) return;
-    Reply reply = parse_reply(e.text, rt.turn_game, rt.turn, order_context(rt.sim));
+    Reply reply = parse_reply(e.text, rt.turn_game, rt.turn, sim::hns::order_context(rt.sim));
     if (reply.status == ReplyStatus::Ignored || reply.status == ReplyStatus::TooLong) return;
     const auto dispatched_ms = std::chrono::duration_cast<std::chrono::milliseconds>(rt.turn_dispatched.time_since_epoch()).count();
     const auto arrival_ms = std::chrono::duration_cast<std::chrono::milliseconds>(e.at.time_since_epoch()).count();
@@ -188,8 +188,8 @@ void remember(MatchRuntime& rt, int slot, const sh::Order& order, const std::str
 }
 
 // What every seat remembers, as the observation reads it.
-std::array<SeatMemory, kSeats> seat_memory(const MatchRuntime& rt) {
-    std::array<SeatMemory, kSeats> memory;
+std::array<sim::hns::SeatMemory, kSeats> seat_memory(const MatchRuntime& rt) {
+    std::array<sim::hns::SeatMemory, kSeats> memory;
     for (std::size_t i = 0; i < memory.size(); ++i) {
         memory[i] = rt.seats[i].memory;
         memory[i].last_order = rt.seats[i].has_order ? &rt.seats[i].order : nullptr;
@@ -201,7 +201,7 @@ std::array<SeatMemory, kSeats> seat_memory(const MatchRuntime& rt) {
 // or burrow, with the fallback records, the directive and the llm/fallback turn counts.
 void ask_models(MatchRuntime& rt, const std::vector<LlmSeatAsk>& asks, int turn, HnsMetrics& metrics,
                 std::vector<std::pair<int, std::string>>& says) {
-    const LlmTurnResult result = rt.llm->run_turn(asks, order_context(rt.sim), rt.stopping);
+    const LlmTurnResult result = rt.llm->run_turn(asks, sim::hns::order_context(rt.sim), rt.stopping);
     const auto ms = now_ms(rt);
     for (const LlmFallbackNote& note : result.notes) {
         metrics.fallback(note.cause.c_str());
@@ -212,7 +212,7 @@ void ask_models(MatchRuntime& rt, const std::vector<LlmSeatAsk>& asks, int turn,
         SeatState& seat = rt.seats[static_cast<std::size_t>(s)];
         const sh::Order burrow = sh::baseline_order(sh::Baseline::Burrow, rt.sim, rt.driver, s, turn);
         sh::Order order = burrow;
-        std::string result_text = last_result_text(rt.sim, s);
+        std::string result_text = sim::hns::last_result_text(rt.sim, s);
         if (answer.ok) {
             bool rejected = false;
             order = sh::resolve_reply(seat.has_order ? &seat.order : nullptr, answer.order, burrow, rejected);
@@ -416,7 +416,7 @@ bool begin_turn(MatchRuntime& rt, SteadyClock::time_point now, HnsMetrics& metri
     for (int s = 0; s < n; ++s) {
         if (rt.sim.frozen_seeker(s)) continue;
         SeatState& seat = rt.seats[static_cast<std::size_t>(s)];
-        const std::string last = last_result_text(rt.sim, s);
+        const std::string last = sim::hns::last_result_text(rt.sim, s);
         switch (seat.policy.kind) {
         case PolicyKind::Manual: break;  // the seat's own mask plays
         case PolicyKind::Scripted: {
@@ -431,7 +431,7 @@ bool begin_turn(MatchRuntime& rt, SteadyClock::time_point now, HnsMetrics& metri
                 const Registration* r = seat.registration.current();
                 const auto memory = seat_memory(rt);
                 asks.push_back(LlmSeatAsk{s, r ? r->prompt : std::string(),
-                                          observation_json(ObservationInput{rt.sim, rt.driver, s, *turn, true, memory})});
+                                          sim::hns::seat_view_json(sim::hns::SeatViewInput{rt.sim, rt.driver, s, *turn, true, memory})});
                 break;
             }
             // No credentials, a 401 earlier in the match or the budget guard: burrow at once.
@@ -446,7 +446,7 @@ bool begin_turn(MatchRuntime& rt, SteadyClock::time_point now, HnsMetrics& metri
         }
         case PolicyKind::External: {
             const auto memory = seat_memory(rt);
-            const std::string observation = observation_json(ObservationInput{rt.sim, rt.driver, s, *turn, true, memory});
+            const std::string observation = sim::hns::seat_view_json(sim::hns::SeatViewInput{rt.sim, rt.driver, s, *turn, true, memory});
             const std::string frame = decision_frame(*turn, s, rt.sim.config().turnBudgetMs, observation);
             const protocol::ByteView bytes(reinterpret_cast<const std::uint8_t*>(frame.data()), frame.size());
             // The seat's own socket only: a decision holds its position, teammates and notes.
@@ -492,7 +492,7 @@ void finish_turn(MatchRuntime& rt, SteadyClock::time_point now, HnsMetrics& metr
                                                                          : "no JSON object in the reply";
             rt.writer.chat(ms, 0, sh::fallback_record(rt.sim, s, rt.turn, outcome.fallback_cause, 1, detail));
         }
-        const std::string result = outcome.result.empty() ? last_result_text(rt.sim, s) : outcome.result;
+        const std::string result = outcome.result.empty() ? sim::hns::last_result_text(rt.sim, s) : outcome.result;
         rt.writer.chat(ms, s, sh::directive_record(rt.sim, s, rt.turn, outcome.order, result, order_source_text(outcome.source),
                                                    static_cast<long long>(latency.count())));
         remember(rt, s, outcome.order, result);

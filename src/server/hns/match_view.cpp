@@ -10,6 +10,7 @@ std::string match_view_json(const MatchView& v, bool with_results) {
     json::object o;
     o["id"] = v.id;
     o["variant"] = v.variant;
+    o["gameVersion"] = v.game_version;
     o["default"] = v.is_default;
     o["phase"] = v.phase;
     o["matchPhase"] = v.match_phase;
@@ -67,6 +68,8 @@ bool match_view_from_json(std::string_view text, MatchView& v) {
     const auto& o = parsed.as_object();
     v.id = str(o, "id");
     v.variant = str(o, "variant");
+    // Summaries archived before GameVersion 2 name none: every match then played version 1.
+    v.game_version = o.contains("gameVersion") ? str(o, "gameVersion") : "1";
     v.is_default = flag(o, "default");
     v.phase = str(o, "phase");
     v.match_phase = str(o, "matchPhase");

@@ -18,6 +18,7 @@ struct SeatView {
 
 struct MatchView {
     std::string id, variant;
+    std::string game_version = "2";  // the rules it plays by; a summary without one is older: "1"
     bool is_default = false;
     std::string phase = "lobby";  // lobby | playing | game_over | finished | stopped
     std::string match_phase = "prep";

@@ -258,6 +258,12 @@ Order scatter_seeker(const Sim& sim, const Driver& drv, int slot, int turn, cons
 
 }  // namespace
 
+BaselineParams baseline_params(GameVersion version) {
+    BaselineParams p;
+    if (version >= GameVersion::V2) p.chaseRadius = kChaseRadiusV2;
+    return p;
+}
+
 Baseline parse_baseline(std::string_view text) {
     std::string s;
     for (char c : text)
@@ -271,6 +277,10 @@ Order baseline_order(Baseline b, const Sim& sim, const Driver& drv, int slot, in
     if (b == Baseline::Burrow)
         return hiding ? burrow_hider(sim, drv, slot, turn, params) : burrow_seeker(sim, drv, slot, turn, params);
     return hiding ? scatter_hider(sim, drv, slot, turn, params) : scatter_seeker(sim, drv, slot, turn, params);
+}
+
+Order baseline_order(Baseline b, const Sim& sim, const Driver& drv, int slot, int turn) {
+    return baseline_order(b, sim, drv, slot, turn, baseline_params(sim.game_version()));
 }
 
 }  // namespace hschool::sim::hns

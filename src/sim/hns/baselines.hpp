@@ -11,6 +11,7 @@ namespace hschool::sim::hns {
 
 enum class Baseline { Burrow, Scatter };
 
+// The defaults are GameVersion 1's; baseline_params gives each version's.
 struct BaselineParams {
     int panelReach = 200;
     int rampSweep = 300;
@@ -19,6 +20,10 @@ struct BaselineParams {
     int pushGiveUpTicks = 120;
     int doorRotation = 1;
 };
+
+// F6 (GameVersion 2): a known hider within 440 px is chased (340 before).
+inline constexpr int kChaseRadiusV2 = 440;
+BaselineParams baseline_params(GameVersion version);
 
 inline constexpr int kDoorPlaceRadius = 48;
 // A ramp is parked this far in from the far corner, and counts as parked within this radius.
@@ -30,6 +35,8 @@ inline constexpr int kShoveAsidePx = 80;
 // Anything but "scatter" is burrow, as the reference parses PLAYER_SCRIPTED.
 Baseline parse_baseline(std::string_view text);
 Order baseline_order(Baseline b, const Sim& sim, const Driver& driver, int slot, int turn,
-                     const BaselineParams& params = BaselineParams{});
+                     const BaselineParams& params);
+// With the parameters of the sim's own game version.
+Order baseline_order(Baseline b, const Sim& sim, const Driver& driver, int slot, int turn);
 
 }  // namespace hschool::sim::hns

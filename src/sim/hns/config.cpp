@@ -209,6 +209,10 @@ Expected<GameConfig> apply_config_json(GameConfig c, std::string_view text) {
         } else if (k == "roomPool" || k == "model") {
             if (!v.is_string()) return R::fail(k + ": must be a string");
             (k == "roomPool" ? c.roomPool : c.model) = std::string(v.as_string());
+        } else if (k == "gameVersion") {
+            const auto version = v.is_string() ? parse_game_version(v.as_string()) : std::nullopt;
+            if (!version) return R::fail("gameVersion: must be \"1\" or \"2\"");
+            c.gameVersion = *version;
         } else if (k == "mapSpec") {
             if (!v.is_object()) return R::fail("mapSpec: must be an object");
             c.mapSpec = json::serialize(v);

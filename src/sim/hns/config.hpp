@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/hns/expected.hpp"
+#include "sim/hns/game_version.hpp"
 
 namespace hschool::sim::hns {
 
@@ -67,6 +68,9 @@ struct GameConfig {
     int maxOutputTokens = 700;
     std::vector<SlotConfig> slots;
     std::string mapSpec;  // compact room document; empty until resolved
+    // The rules this match plays by (config key "gameVersion": "1" or "2"). Not in the config
+    // echo: a replay carries it in its header, as the reference's does.
+    GameVersion gameVersion = kCurrentGameVersion;
 
     int prepTicks() const { return prepTurns * turnTicks; }
     int huntTicks() const { return huntTurns * turnTicks; }

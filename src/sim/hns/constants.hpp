@@ -6,7 +6,6 @@
 namespace hschool::sim::hns {
 
 inline constexpr const char* kGameName = "hide-and-seek";
-inline constexpr const char* kGameVersion = "1";
 inline constexpr int kTargetFps = 24;
 
 // The board. All three shipped rooms are 720x400; a room of another size is refused at load.

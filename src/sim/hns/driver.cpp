@@ -44,7 +44,7 @@ int brads_of_vector(int dx, int dy) {
     return b < 0 ? b + kAimBradsTurn : b;
 }
 
-Driver::Driver(const Sim& sim) {
+Driver::Driver(const Sim& sim) : enemyMemory_(seats_remember_enemies(sim.game_version())) {
     build_grid(sim);
     gridEpoch_ = sim.geometry_epoch();
     gridTick_ = sim.tick_count();
@@ -202,8 +202,8 @@ void Driver::observe(const Sim& sim) {
 }
 
 KnownEnemy Driver::known_enemy(const Sim& sim, int slot) const {
-    // The reference's knownEnemy (control.nim @501a9f5) has no success return, so it never
-    // reports an enemy: chase and flinch never trigger. Kept for mask compatibility.
+    // GameVersion 1's knownEnemy (control.nim @501a9f5) had no success return, so it never
+    // reported an enemy and chase and flinch never fired; F1 returns the sighting.
     if (!enemyMemory_ || slot < 0 || slot >= static_cast<int>(lastSeenTick_.size())) return {};
     const int age = sim.tick_count() - lastSeenTick_[slot];
     if (age > kHuntMemoryTicks || lastSeenIndex_[slot] < 0) return {};

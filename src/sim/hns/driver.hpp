@@ -41,9 +41,11 @@ public:
     void observe(const Sim& sim);
     std::uint8_t compile_mask(const Sim& sim, const Order& order, int slot);
     KnownEnemy known_enemy(const Sim& sim, int slot) const;
-    // The reference's knownEnemy never reports success (see known_enemy); true gives the
-    // coworld-ctf starter's success return instead, which the reference's notes call "ke".
+    // Whether known_enemy reports what a cog saw: the sim's game version decides (F1, on from
+    // GameVersion 2); set_enemy_memory overrides it (GameVersion 1 with memory is the "ke" rows
+    // of variants_sensitivity.json).
     void set_enemy_memory(bool on) { enemyMemory_ = on; }
+    bool enemy_memory() const { return enemyMemory_; }
 
 private:
     struct Goal {

@@ -247,11 +247,26 @@ void Sim::pad_games() {
     }
 }
 
+void Sim::drop_all_held() {
+    for (std::size_t slot = 0; slot < players_.size(); ++slot) {
+        const int held = players_[slot].holding;
+        if (held < 0 || held >= static_cast<int>(objects_.size())) continue;
+        drop_object(static_cast<int>(slot));
+        players_[slot].pushBlockedTicks = 0;
+    }
+}
+
 void Sim::finish_game() {
+    // F7 (GameVersion 2): nothing stays bound to a cog past the end of a game.
+    if (drops_held_objects(config_.gameVersion)) drop_all_held();
     archive_game();
     timeLimitReached_ = true;
     phase_ = GamePhase::GameOver;
     gameOverTimer_ = config_.gameOverTicks;
+}
+
+void Sim::start_without_lobby() {
+    if (phase_ == GamePhase::Lobby) start_game();
 }
 
 void Sim::step_lobby() {
@@ -290,6 +305,8 @@ void Sim::step(const std::vector<Input>& inputs, const std::vector<Input>& prev)
     const int tick = game_tick();
     if (matchPhase_ == MatchPhase::Prep && tick >= config_.prepTicks()) {
         matchPhase_ = MatchPhase::Hunt;
+        // F7 (GameVersion 2): a hider does not carry a crate across the release into the hunt.
+        if (drops_held_objects(config_.gameVersion)) drop_all_held();
         invalidate_fov_caches();
         scan_sealed();
     }

@@ -16,7 +16,7 @@ Expected<MatchOutcome> run_match(const GameConfig& config, const MatchOptions& o
     auto created = Sim::create(config);
     if (!created) return R::fail(created.error);
     Sim& sim = *created;
-    ReplayWriter writer(config_to_json(config), opt.startMs);
+    ReplayWriter writer(config_to_json(config), opt.startMs, config.gameVersion);
     std::vector<std::string> names;
     for (int s = 0; s < kSeats; ++s) {
         const std::string name = s < static_cast<int>(config.slots.size()) && !config.slots[s].name.empty()
@@ -38,8 +38,10 @@ Expected<MatchOutcome> run_match(const GameConfig& config, const MatchOptions& o
     sim.set_seat_names(names);
     sim.set_policy_kinds(std::move(kinds));
     Driver driver(sim);
-    driver.set_enemy_memory(opt.enemyMemory);
+    if (opt.enemyMemory) driver.set_enemy_memory(*opt.enemyMemory);
+    const BaselineParams params = opt.params.value_or(baseline_params(config.gameVersion));
     std::array<Order, kSeats> orders{};
+    std::array<std::string, kSeats> lastResults{};
     std::vector<Input> masks(kSeats), prev(kSeats);
     while (!sim.finished() && sim.tick_count() < opt.maxTicks) {
         const std::uint32_t ms = replay_tick_time(sim.tick_count());
@@ -61,16 +63,18 @@ Expected<MatchOutcome> run_match(const GameConfig& config, const MatchOptions& o
             for (int s = 0; s < kSeats; ++s) {
                 if (sim.frozen_seeker(s)) continue;
                 SeatTurn decided;
-                if (opt.policies[s]) decided = opt.policies[s]->decide(sim, driver, s, turn, opt.params);
-                else decided.order = baseline_order(opt.seats[s], sim, driver, s, turn, opt.params);
+                if (opt.policies[s]) decided = opt.policies[s]->decide(sim, driver, s, turn, params);
+                else decided.order = baseline_order(opt.seats[s], sim, driver, s, turn, params);
                 orders[s] = std::move(decided.order);
                 for (const std::string& record : decided.records) writer.chat(ms, 0, record);
-                const auto& results = sim.last_results();
-                std::string last = s < static_cast<int>(results.size()) ? action_result_text(results[s]) : "";
+                // The decision engine's lastResult, as the reference's directive records carry it:
+                // set only by a rejected order, and kept from then on (the driver's action results
+                // never reach it on this path).
                 if (decided.rejected) {
                     sim.add_orders_rejected(s);
-                    last = kResultUnknownObject;
+                    lastResults[s] = kResultUnknownObject;
                 }
+                const std::string& last = lastResults[s];
                 // Counted as a replay's directive is counted, so `verify` re-derives the same results.
                 if (decided.source == "llm") sim.add_llm_turn(s);
                 else if (decided.source == "fallback") sim.add_fallback_turn(s);

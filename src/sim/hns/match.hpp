@@ -5,6 +5,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,10 @@ struct MatchOptions {
                                   Baseline::Burrow, Baseline::Burrow, Baseline::Burrow};
     std::uint64_t startMs = 0;  // the replay header's start time (0 keeps replays byte-identical)
     int maxTicks = 1000000;     // a guard against a config that never ends
-    bool enemyMemory = false;   // Driver::set_enemy_memory (off = the reference's behaviour)
-    BaselineParams params{};
+    // Unset: as the config's game version plays (GameVersion 1 without, 2 with enemy memory and
+    // its baseline parameters); set, they override it (Driver::set_enemy_memory, BaselineParams).
+    std::optional<bool> enemyMemory;
+    std::optional<BaselineParams> params;
     // A policy set here plays its seat instead of seats[s] (reference_seats.hpp); unset seats are
     // the baselines, exactly as before.
     std::array<std::shared_ptr<const SeatPolicy>, 6> policies{};

@@ -115,7 +115,9 @@ Expected<ReplayData> parse_replay(std::string_view raw, std::size_t maxInflated)
     d.configJson = c.str();
     if (!c.error.empty()) return R::fail(c.error);
     if (d.gameName != kGameName) return R::fail("replay: game name is not hide-and-seek");
-    if (d.gameVersion != kGameVersion) return R::fail("replay: game version is not 1");
+    const auto rules = parse_game_version(d.gameVersion);
+    if (!rules) return R::fail("replay: unknown game version (this build plays 1 and 2)");
+    d.version = *rules;
     std::int64_t lastTick = -1;
     std::uint32_t lastTime[7] = {};
     auto ordered = [&](std::uint8_t type, std::uint32_t ms) {
@@ -191,11 +193,11 @@ Expected<ReplayData> parse_replay(std::string_view raw, std::size_t maxInflated)
     return R::ok(std::move(d));
 }
 
-ReplayWriter::ReplayWriter(std::string_view configJson, std::uint64_t startMs) {
+ReplayWriter::ReplayWriter(std::string_view configJson, std::uint64_t startMs, GameVersion version) {
     bytes_.append(kReplayMagic, kReplayMagicLen);
     u16(kReplayFormatVersion);
     str(kGameName);
-    str(kGameVersion);
+    str(game_version_text(version));
     u64(startMs);
     str(configJson);
 }

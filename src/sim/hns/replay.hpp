@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/hns/expected.hpp"
+#include "sim/hns/game_version.hpp"
 
 namespace hschool::sim::hns {
 
@@ -30,6 +31,7 @@ struct ReplayDebug { std::uint32_t ms = 0; std::uint8_t player = 0; std::string 
 
 struct ReplayData {
     std::string gameName, gameVersion, configJson;
+    GameVersion version = kCurrentGameVersion;  // gameVersion parsed: the rules that re-step it
     std::uint64_t startMs = 0;
     std::vector<ReplayHash> hashes;
     std::vector<ReplayInput> inputs;
@@ -49,7 +51,8 @@ Expected<ReplayData> parse_replay(std::string_view bytes, std::size_t maxInflate
 // Writes records in the order the server does; inputs only when a cog's mask changed.
 class ReplayWriter {
 public:
-    ReplayWriter(std::string_view configJson, std::uint64_t startMs);
+    // The header names `version`: the rules the match is played by and will be re-stepped by.
+    ReplayWriter(std::string_view configJson, std::uint64_t startMs, GameVersion version);
     void join(std::uint32_t ms, int player, std::string_view name, int slot, std::string_view token);
     void input_if_changed(std::uint32_t ms, int player, std::uint8_t mask);
     void chat(std::uint32_t ms, int player, std::string_view message);

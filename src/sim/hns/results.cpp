@@ -1,9 +1,9 @@
 // The results document (§3.16, the reference's roomResultsJson): a closed key set, six entries in
 // every seat array, one entry per filed game in every game array. Written by hand so scores
 // print as the reference prints floats (0.0, -0.5).
-#include <charconv>
 
 #include "sim/hns/constants.hpp"
+#include "sim/hns/float_text.hpp"
 #include "sim/hns/sim.hpp"
 
 namespace hschool::sim::hns {
@@ -29,13 +29,6 @@ std::string quote(std::string_view s) {
     return out + "\"";
 }
 
-std::string number(double v) {
-    char buf[64];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    std::string s(buf, r.ptr);
-    if (s.find_first_of(".e") == std::string::npos) s += ".0";
-    return s;
-}
 
 template <class T, class F>
 std::string list(const std::vector<T>& v, F f) {
@@ -106,7 +99,7 @@ std::string Sim::results_json() const {
     o += "\"names\":" + strings(names);
     o += ",\"aliases\":" + strings(aliases);
     o += ",\"team\":" + strings(teams);
-    o += ",\"scores\":" + list(scores, [](double d) { return number(d); });
+    o += ",\"scores\":" + list(scores, [](double d) { return nim_float_text(d); });
     o += ",\"win\":" + bools(win);
     o += ",\"reason\":" + quote(endReason_.empty() ? "complete" : endReason_);
     o += ",\"endRule\":" + quote(endRule_.empty() ? "full_time" : endRule_);

@@ -32,6 +32,11 @@ public:
     bool shout_audible_to(int viewer, const Shout& shout) const;
     void force_wall_clock_stop();
     void force_fault_stop(const std::string& detail);
+    // Starts the first game now, at tick 0, skipping the lobby: the training bridge's reset does
+    // this once its six seats have joined. Nothing happens outside the lobby.
+    void start_without_lobby();
+    // What the episode settles to once its last game is filed (every per-game array padded).
+    void settle_episode() { pad_games(); }
     // A replay control record (chat starting with '{'): only "stop" changes the sim.
     void apply_control_record(std::string_view record);
 
@@ -43,6 +48,7 @@ public:
     bool episode_complete() const { return static_cast<int>(gameMargins_.size()) >= config_.maxGames; }
 
     const GameConfig& config() const { return config_; }
+    GameVersion game_version() const { return config_.gameVersion; }
     const Room& room() const { return room_; }
     const std::vector<Player>& players() const { return players_; }
     const std::vector<GameObject>& objects() const { return objects_; }
@@ -105,6 +111,7 @@ private:
     void step_lobby();
     void start_game();
     void finish_game();
+    void drop_all_held();
     void archive_game();
     void pad_games();
     void deal_hider_pads();

@@ -9,6 +9,7 @@ Expected<Sim> sim_for_replay(const ReplayData& data) {
     auto config = apply_config_json(GameConfig{}, data.configJson);
     if (!config) return Expected<Sim>::fail("config echo: " + config.error);
     if (config->mapSpec.empty()) return Expected<Sim>::fail("config echo: mapSpec is missing");
+    config->gameVersion = data.version;  // the header's version picks the rules, not today's default
     return Sim::create(*config);
 }
 

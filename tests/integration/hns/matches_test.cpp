@@ -51,6 +51,7 @@ TEST_F(HnsMatches, TheDefaultMatchRunsAndMatchesAreCreatedListedAndCapped) {
 
     const auto one = match_json(server->port(), a);
     EXPECT_EQ(one.at("variant"), "warren");
+    EXPECT_EQ(one.at("gameVersion"), "2");  // the rules it plays by, named in every summary
     EXPECT_EQ(one.at("seats").as_array()[5].as_object().at("kind"), "scripted");
     EXPECT_TRUE(one.at("results").is_null());
     EXPECT_EQ(http_request(server->port(), "GET", "/api/hns/matches/nope").status, 404U);
@@ -112,7 +113,8 @@ TEST_F(HnsMatches, AFinishedMatchHasResultsAndAReplayThatVerifies) {
     EXPECT_EQ(results.at("huntTicksPlayed").as_array()[1].as_int64(), 271);
 
     const std::string replay = download_replay(server->port(), id);
-    const std::string header("COWLDHNS\x01\x00\x0D\x00hide-and-seek\x01\x00\x31", 8 + 2 + 2 + 13 + 3);
+    // A new match plays GameVersion 2 and says so in its header.
+    const std::string header("COWLDHNS\x01\x00\x0D\x00hide-and-seek\x01\x00\x32", 8 + 2 + 2 + 13 + 3);
     ASSERT_GE(replay.size(), header.size());
     EXPECT_EQ(replay.substr(0, header.size()), header);
     auto data = sim::hns::parse_replay(replay);

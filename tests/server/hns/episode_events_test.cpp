@@ -4,6 +4,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -73,13 +74,32 @@ TEST(HnsEpisodeEvents, WhatIsNotAReplayIsAnError) {
     }
 }
 
+TEST(HnsEpisodeEvents, AGameVersion2ReplayNamesItsVersionAndItsF7Drops) {
+    const std::string replay = hns_test::read_file(hns_test::vector_dir() + "/gv2/cert_formula.cowldhns");
+    auto text = episode_events_jsonl(replay);
+    ASSERT_TRUE(text) << text.error;
+    const auto rows = rows_of(*text);
+    ASSERT_FALSE(rows.empty());
+    EXPECT_EQ(rows.back().at("gameVersion").as_string(), "2");
+    // The reference's f7Drops: slot 2 drops ramp1 at the release (181) and at game 1's end (451).
+    std::vector<std::pair<std::int64_t, std::int64_t>> drops;
+    for (const auto& row : rows)
+        if (row.contains("kind") && row.at("kind") == "drop" && row.at("subject") == "ramp1")
+            drops.emplace_back(row.at("tick").as_int64(), row.at("source").as_int64());
+    EXPECT_NE(std::find(drops.begin(), drops.end(), std::pair<std::int64_t, std::int64_t>{181, 2}), drops.end());
+    EXPECT_NE(std::find(drops.begin(), drops.end(), std::pair<std::int64_t, std::int64_t>{451, 2}), drops.end());
+}
+
 TEST(HnsEpisodeEvents, NoEventsIsJustTheSummaryAndDroppedRowsAreCounted) {
-    EXPECT_EQ(events_jsonl({}, 123), "{\"type\":\"summary\",\"ticks\":123,\"events\":0,\"gameVersion\":\"1\"}\n");
+    EXPECT_EQ(events_jsonl({}, 123, sim::hns::GameVersion::V1),
+              "{\"type\":\"summary\",\"ticks\":123,\"events\":0,\"gameVersion\":\"1\"}\n");
+    EXPECT_EQ(events_jsonl({}, 123, sim::hns::GameVersion::V2),
+              "{\"type\":\"summary\",\"ticks\":123,\"events\":0,\"gameVersion\":\"2\"}\n");
     EpisodeEvent e;
     e.tick = 5;
     e.kind = "shout";
     e.content = "line\nbreak \"quoted\"";
-    const auto text = events_jsonl({e}, 9, 4);
+    const auto text = events_jsonl({e}, 9, sim::hns::GameVersion::V2, 4);
     const auto rows = rows_of(text);
     ASSERT_EQ(rows.size(), 2U);
     EXPECT_EQ(rows[0].at("content").as_string(), "line\nbreak \"quoted\"");

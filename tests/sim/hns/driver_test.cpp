@@ -14,10 +14,12 @@ using namespace hns_test;
 
 namespace {
 
-hns::GameConfig pinned(const std::string& variant, long long seed) {
+// GameVersion 1 unless asked: the reference numbers these tests pin are GameVersion 1's.
+hns::GameConfig pinned(const std::string& variant, long long seed, hns::GameVersion version = hns::GameVersion::V1) {
     auto c = hns::variant_config(variant);
     EXPECT_TRUE(c);
     c->seed = seed;
+    c->gameVersion = version;
     auto p = hns::resolve_room_spec(*c);
     EXPECT_TRUE(p) << p.error;
     return *p;
@@ -143,7 +145,8 @@ TEST(HnsMatchRunner, ReferenceControlCodeWithEnemyMemoryMatchesBitForBit) {
         const auto& want = doc.at(c.variant).at("changedMatches").at(c.match).as_object();
         hns::MatchOptions opt;
         opt.enemyMemory = true;
-        opt.params.chaseRadius = c.chaseRadius;
+        opt.params = hns::BaselineParams{};
+        opt.params->chaseRadius = c.chaseRadius;
         for (int s = 0; s < 6; ++s)
             opt.seats[s] = c.scatterSeekers && s % 2 == 1 ? hns::Baseline::Scatter : hns::Baseline::Burrow;
         auto out = hns::run_match(pinned("certification", 42), opt);

@@ -31,10 +31,12 @@ inline std::uint64_t hex(const boost::json::value& v) {
     return std::stoull(std::string(v.as_string()), nullptr, 16);
 }
 
-inline hns::Sim make_sim(const std::string& variant, long long seed) {
+// GameVersion 1 unless asked: tests/vectors/hns holds the reference's GameVersion 1 numbers.
+inline hns::Sim make_sim(const std::string& variant, long long seed, hns::GameVersion version = hns::GameVersion::V1) {
     auto config = hns::variant_config(variant);
     EXPECT_TRUE(config) << config.error;
     config->seed = seed;
+    config->gameVersion = version;
     auto resolved = hns::resolve_room_spec(*config);
     EXPECT_TRUE(resolved) << resolved.error;
     auto sim = hns::Sim::create(*resolved);

@@ -110,7 +110,7 @@ TEST(HnsReplay, FlippingOneMaskByteNamesThatTick) {
 }
 
 TEST(HnsReplay, WriterBytesParseBack) {
-    hns::ReplayWriter w("{\"seed\":1}", 1234);
+    hns::ReplayWriter w("{\"seed\":1}", 1234, hns::kCurrentGameVersion);
     w.join(0, 0, "Cog1", 0, "tok");
     w.input_if_changed(41, 0, 0x81);
     w.input_if_changed(83, 0, 0x81);  // unchanged: not written
@@ -132,14 +132,18 @@ TEST(HnsReplay, WriterBytesParseBack) {
 }
 
 TEST(HnsReplay, HeaderBytesAreTheSpecs) {
-    hns::ReplayWriter w("{}", 0);
+    hns::ReplayWriter w("{}", 0, hns::GameVersion::V1);
     const std::string& b = w.bytes();
     const std::string head = std::string("COWLDHNS\x01\x00\x0d\x00hide-and-seek\x01\x00" "1", 28);
     EXPECT_EQ(b.substr(0, 28), head);
+    // GameVersion 2 differs in the version string's one byte, nothing else.
+    hns::ReplayWriter w2("{}", 0, hns::GameVersion::V2);
+    EXPECT_EQ(w2.bytes().substr(0, 28), std::string("COWLDHNS\x01\x00\x0d\x00hide-and-seek\x01\x00" "2", 28));
+    EXPECT_EQ(w2.bytes().substr(28), b.substr(28));
 }
 
 TEST(HnsReplay, NonIncreasingHashTickEndsParsing) {
-    hns::ReplayWriter w("{}", 0);
+    hns::ReplayWriter w("{}", 0, hns::kCurrentGameVersion);
     w.hash(1, 1);
     w.hash(2, 2);
     w.hash(2, 3);
@@ -150,7 +154,7 @@ TEST(HnsReplay, NonIncreasingHashTickEndsParsing) {
 }
 
 TEST(HnsReplay, TimeGoingBackwardIsAnError) {
-    hns::ReplayWriter w("{}", 0);
+    hns::ReplayWriter w("{}", 0, hns::kCurrentGameVersion);
     w.chat(100, 0, "a");
     w.chat(50, 0, "b");
     EXPECT_FALSE(hns::parse_replay(w.bytes()));
@@ -191,7 +195,7 @@ TEST(HnsReplay, HostileInputGivesErrorsNotCrashes) {
 }
 
 TEST(HnsReplay, VerifyRejectsABadConfigEcho) {
-    hns::ReplayWriter w("{\"crates\": 99}", 0);
+    hns::ReplayWriter w("{\"crates\": 99}", 0, hns::kCurrentGameVersion);
     w.hash(1, 1);
     auto d = hns::parse_replay(w.bytes());
     ASSERT_TRUE(d);

@@ -62,6 +62,31 @@ TEST(HnsTool, VerifyAcceptsBothReferenceReplays) {
     }
 }
 
+TEST(HnsTool, VerifyAndInfoNameEachReplaysGameVersion) {
+    for (const auto& [file, version] : {std::pair{vector_dir() + "/cert_formula.cowldhns", "1"},
+                                        std::pair{vector_dir() + "/gv2/cert_formula.cowldhns", "2"},
+                                        std::pair{vector_dir() + "/gv2/warren_s42_zero.cowldhns", "2"}}) {
+        const Ran v = run("verify " + file);
+        EXPECT_EQ(v.code, 0) << file << ": " << v.out;
+        EXPECT_EQ(v.out.rfind("game version " + std::string(version) + ": all ", 0), 0u) << v.out;
+        const Ran info = run("info " + file);
+        EXPECT_NE(info.out.find("game       hide-and-seek " + std::string(version)), std::string::npos) << info.out;
+    }
+}
+
+TEST(HnsTool, RunPlaysTheAskedGameVersion) {
+    const std::string v1 = scratch("hns_v1.replay"), v2 = scratch("hns_v2.replay");
+    const Ran one = run("run --variant certification --seed 42 --quiet --game-version 1 --replay " + v1);
+    ASSERT_EQ(one.code, 0);
+    EXPECT_NE(one.out.find("game version 1"), std::string::npos) << one.out;
+    // GameVersion 1's six burrow seats, as pinned before GameVersion 2 existed.
+    EXPECT_NE(one.out.find("hash 0x2bf4c5d51a03475a"), std::string::npos) << one.out;
+    ASSERT_EQ(run("run --variant certification --seed 42 --quiet --replay " + v2).code, 0);
+    EXPECT_EQ(run("verify " + v1).out.rfind("game version 1: all 949", 0), 0u);
+    EXPECT_EQ(run("verify " + v2).out.rfind("game version 2: all 949", 0), 0u);
+    EXPECT_EQ(run("run --variant certification --quiet --game-version 3").code, 2);
+}
+
 TEST(HnsTool, FlippedMaskByteNamesTheTick) {
     const std::string a = scratch("hns_flip.replay");
     ASSERT_EQ(run("run --variant certification --seed 42 --quiet --replay " + a).code, 0);

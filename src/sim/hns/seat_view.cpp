@@ -1,60 +1,59 @@
-#include "server/hns/observation.hpp"
+#include "sim/hns/seat_view.hpp"
 
 #include <algorithm>
 #include <boost/json.hpp>
-#include <charconv>
 #include <cstdint>
 
 #include "sim/hns/constants.hpp"
+#include "sim/hns/float_text.hpp"
 
-namespace hschool::server::hns {
+namespace hschool::sim::hns {
 namespace json = boost::json;
-namespace shns = sim::hns;
 
 namespace {
 
 json::array xy(int x, int y) { return json::array{x, y}; }
-json::array box(const shns::Rect& r) { return json::array{r.x, r.y, r.w, r.h}; }
+json::array box(const Rect& r) { return json::array{r.x, r.y, r.w, r.h}; }
 
-const char* role_text(shns::Team team) { return team == shns::Team::Red ? "hiders" : "seekers"; }
-const char* phase_text(shns::MatchPhase phase) { return phase == shns::MatchPhase::Prep ? "prep" : "hunt"; }
+const char* role_text(Team team) { return team == Team::Red ? "hiders" : "seekers"; }
+const char* phase_text(MatchPhase phase) { return phase == MatchPhase::Prep ? "prep" : "hunt"; }
 
-const char* lock_text(shns::LockOwner owner) {
+const char* lock_text(LockOwner owner) {
     switch (owner) {
-        case shns::LockOwner::Hiders: return "hiders";
-        case shns::LockOwner::Seekers: return "seekers";
-        case shns::LockOwner::None: break;
+        case LockOwner::Hiders: return "hiders";
+        case LockOwner::Seekers: return "seekers";
+        case LockOwner::None: break;
     }
     return "none";
 }
 
-const char* kind_text(shns::ObjectKind kind) {
+const char* kind_text(ObjectKind kind) {
     switch (kind) {
-        case shns::ObjectKind::Panel: return "panel";
-        case shns::ObjectKind::Ramp: return "ramp";
-        case shns::ObjectKind::Crate: break;
+        case ObjectKind::Panel: return "panel";
+        case ObjectKind::Ramp: return "ramp";
+        case ObjectKind::Crate: break;
     }
     return "crate";
 }
 
 // The reference's playerIndexForSlot: cogs are found by the slot they joined into.
-int index_for_seat(const shns::Sim& sim, int seat) {
+int index_for_seat(const Sim& sim, int seat) {
     const auto& players = sim.players();
     for (std::size_t i = 0; i < players.size(); ++i)
         if (players[i].joinOrder == seat) return static_cast<int>(i);
     return -1;
 }
 
-const SeatMemory* memory_of(const ObservationInput& in, int slot) {
+const SeatMemory* memory_of(const SeatViewInput& in, int slot) {
     return slot >= 0 && static_cast<std::size_t>(slot) < in.memory.size() ? &in.memory[slot] : nullptr;
 }
 
-json::value object_id(const shns::Sim& sim, int index) {
+json::value object_id(const Sim& sim, int index) {
     if (index < 0 || index >= static_cast<int>(sim.objects().size())) return nullptr;
     return json::value(sim.objects()[index].id);
 }
 
-json::array anchors_of(const shns::Room& room, shns::AnchorKind kind) {
+json::array anchors_of(const Room& room, AnchorKind kind) {
     json::array out;
     for (const auto& a : room.anchors)
         if (a.kind == kind) out.push_back(json::object{{"id", a.id}, {"at", xy(a.x, a.y)}});
@@ -62,8 +61,8 @@ json::array anchors_of(const shns::Room& room, shns::AnchorKind kind) {
 }
 
 // The static room; a seeker is told only its own pad, a hider every seeker pad.
-json::object room_block(const shns::Sim& sim, bool seeker, shns::Point my_pad) {
-    const shns::Room& room = sim.room();
+json::object room_block(const Sim& sim, bool seeker, Point my_pad) {
+    const Room& room = sim.room();
     json::array walls, doors, regions;
     for (const auto& w : room.walls) walls.push_back(box(w));
     for (const auto& d : room.doors)
@@ -80,20 +79,20 @@ json::object room_block(const shns::Sim& sim, bool seeker, shns::Point my_pad) {
     out["walls"] = std::move(walls);
     out["doors"] = std::move(doors);
     out["regions"] = std::move(regions);
-    out["pockets"] = anchors_of(room, shns::AnchorKind::Pocket);
-    out["patrol"] = anchors_of(room, shns::AnchorKind::Patrol);
+    out["pockets"] = anchors_of(room, AnchorKind::Pocket);
+    out["patrol"] = anchors_of(room, AnchorKind::Patrol);
     out["keep_clear_px"] = sim.config().keepClearPx;
     if (seeker) {
         out["your_pad"] = xy(my_pad.x, my_pad.y);
     } else {
         json::array pads;
-        for (const auto& p : room.pads(shns::AnchorTeam::Seekers)) pads.push_back(xy(p.x, p.y));
+        for (const auto& p : room.pads(AnchorTeam::Seekers)) pads.push_back(xy(p.x, p.y));
         out["seeker_pads"] = std::move(pads);
     }
     return out;
 }
 
-std::string region_id_at(const shns::Room& room, int x, int y) {
+std::string region_id_at(const Room& room, int x, int y) {
     for (const auto& r : room.regions)
         if (r.box.contains(x, y)) return r.id;
     return "";
@@ -128,19 +127,12 @@ void write_string(std::string_view s, std::string& out) {
 }
 
 void write_value(const json::value& v, std::string& out) {
-    char buf[32];
     switch (v.kind()) {
         case json::kind::null: out += "null"; break;
         case json::kind::bool_: out += v.get_bool() ? "true" : "false"; break;
         case json::kind::int64: out += std::to_string(v.get_int64()); break;
         case json::kind::uint64: out += std::to_string(v.get_uint64()); break;
-        case json::kind::double_: {
-            const auto end = std::to_chars(buf, buf + sizeof buf, v.get_double()).ptr;
-            const std::string_view text(buf, static_cast<std::size_t>(end - buf));
-            out += text;
-            if (text.find_first_of(".en") == std::string_view::npos) out += ".0";
-            break;
-        }
+        case json::kind::double_: out += nim_float_text(v.get_double()); break;
         case json::kind::string: write_string(v.get_string(), out); break;
         case json::kind::array: {
             out.push_back('[');
@@ -171,29 +163,29 @@ void write_value(const json::value& v, std::string& out) {
 
 }  // namespace
 
-shns::Point shout_heard_at(const shns::Shout& shout) {
+Point shout_heard_at(const Shout& shout) {
     std::uint32_t h = 0x2545F491u;
     h = (h ^ static_cast<std::uint32_t>(shout.tick)) * 0x85EBCA6Bu;
     h = (h ^ static_cast<std::uint32_t>(shout.x)) * 0xC2B2AE35u;
     h = (h ^ static_cast<std::uint32_t>(shout.y)) * 0x27D4EB2Fu;
     h ^= h >> 15;
     constexpr std::uint32_t span = 2 * kShoutJitterPx + 1;
-    return {std::clamp(shout.x + static_cast<int>(h % span) - kShoutJitterPx, 0, shns::kMapWidth - 1),
-            std::clamp(shout.y + static_cast<int>((h >> 16) % span) - kShoutJitterPx, 0, shns::kMapHeight - 1)};
+    return {std::clamp(shout.x + static_cast<int>(h % span) - kShoutJitterPx, 0, kMapWidth - 1),
+            std::clamp(shout.y + static_cast<int>((h >> 16) % span) - kShoutJitterPx, 0, kMapHeight - 1)};
 }
 
-std::string observation_json(const ObservationInput& in) {
-    const shns::Sim& sim = in.sim;
+std::string seat_view_json(const SeatViewInput& in) {
+    const Sim& sim = in.sim;
     const int index = index_for_seat(sim, in.seat);
     if (index < 0) return "{}";
     const auto& players = sim.players();
     const int count = static_cast<int>(players.size());
-    const shns::Player& me = players[index];
-    const bool hiding = me.team == shns::Team::Red;
-    const shns::GameConfig& cfg = sim.config();
+    const Player& me = players[index];
+    const bool hiding = me.team == Team::Red;
+    const GameConfig& cfg = sim.config();
 
     json::array objects;
-    for (const shns::GameObject& o : sim.objects()) {
+    for (const GameObject& o : sim.objects()) {
         json::value holder = nullptr;
         if (o.heldBy >= 0 && o.heldBy < count) holder = sim.alias(o.heldBy);
         objects.push_back(json::object{{"id", o.id}, {"kind", kind_text(o.kind)}, {"box", box(o.rect())},
@@ -202,7 +194,7 @@ std::string observation_json(const ObservationInput& in) {
 
     json::array teammates;
     for (int i = 0; i < count; ++i) {
-        const shns::Player& p = players[i];
+        const Player& p = players[i];
         if (i == index || p.team != me.team) continue;
         const SeatMemory* m = memory_of(in, p.joinOrder);
         teammates.push_back(json::object{{"id", sim.alias(i)}, {"pos", xy(p.x, p.y)},
@@ -212,15 +204,15 @@ std::string observation_json(const ObservationInput& in) {
 
     // 0 or 1 entries: the driver's memory of the nearest enemy seen in the last 72 ticks.
     json::array seen;
-    const shns::KnownEnemy enemy = in.driver.known_enemy(sim, index);
+    const KnownEnemy enemy = in.driver.known_enemy(sim, index);
     if (enemy.known && enemy.index >= 0 && enemy.index < count)
         seen.push_back(json::object{
             {"id", sim.alias(enemy.index)}, {"pos", xy(enemy.x, enemy.y)}, {"ticks_ago", enemy.ticksAgo}});
 
     json::array heard;
-    for (const shns::Shout& s : sim.shouts()) {
+    for (const Shout& s : sim.shouts()) {
         if (!sim.shout_audible_to(index, s)) continue;
-        const shns::Point at = shout_heard_at(s);
+        const Point at = shout_heard_at(s);
         heard.push_back(json::object{{"team", role_text(s.team)}, {"text", s.text}, {"at", xy(at.x, at.y)},
                                      {"ticks_ago", sim.tick_count() - s.tick}});
     }
@@ -228,16 +220,16 @@ std::string observation_json(const ObservationInput& in) {
     // The margin is the hiders' view; negated for a seeker so higher is always better.
     const int margin = hiding ? sim.current_margin() : -sim.current_margin();
     const int hunt_left = std::max(0, cfg.huntTicks() - std::max(0, sim.game_tick() - cfg.prepTicks()));
-    const auto locked_by = [&](shns::LockOwner owner) {
+    const auto locked_by = [&](LockOwner owner) {
         return std::count_if(sim.objects().begin(), sim.objects().end(),
-                             [&](const shns::GameObject& o) { return o.lockedBy == owner; });
+                             [&](const GameObject& o) { return o.lockedBy == owner; });
     };
     json::object fort;
-    fort["locked_by_us"] = locked_by(hiding ? shns::LockOwner::Hiders : shns::LockOwner::Seekers);
-    fort["locked_by_them"] = locked_by(hiding ? shns::LockOwner::Seekers : shns::LockOwner::Hiders);
+    fort["locked_by_us"] = locked_by(hiding ? LockOwner::Hiders : LockOwner::Seekers);
+    fort["locked_by_them"] = locked_by(hiding ? LockOwner::Seekers : LockOwner::Hiders);
     json::array sealed;
     for (int i = 0; i < count; ++i)
-        if (players[i].team == shns::Team::Red && players[i].sealed) sealed.push_back(json::value(sim.alias(i)));
+        if (players[i].team == Team::Red && players[i].sealed) sealed.push_back(json::value(sim.alias(i)));
     // A seeker may learn how many hiders are sealed, never which.
     if (hiding) fort["sealed"] = std::move(sealed);
     else fort["sealed_count"] = sealed.size();
@@ -245,14 +237,14 @@ std::string observation_json(const ObservationInput& in) {
     const SeatMemory* mine = memory_of(in, in.seat);
     json::value last_order = nullptr;
     if (mine && mine->last_order) {
-        const shns::Order& o = *mine->last_order;
-        json::object node{{"intent", shns::intent_text(o.intent)}, {"object", o.obj}, {"result", mine->last_result}};
+        const Order& o = *mine->last_order;
+        json::object node{{"intent", intent_text(o.intent)}, {"object", o.obj}, {"result", mine->last_result}};
         if (o.hasTo) node["to"] = xy(o.toX, o.toY);
         last_order = std::move(node);
     }
 
-    const auto pads = sim.room().pads(hiding ? shns::AnchorTeam::Hiders : shns::AnchorTeam::Seekers);
-    const shns::Point my_pad = pads.empty() ? shns::Point{} : pads[static_cast<std::size_t>(in.seat / 2) % pads.size()];
+    const auto pads = sim.room().pads(hiding ? AnchorTeam::Hiders : AnchorTeam::Seekers);
+    const Point my_pad = pads.empty() ? Point{} : pads[static_cast<std::size_t>(in.seat / 2) % pads.size()];
 
     json::object view;
     view["you"] = sim.alias(index);
@@ -263,8 +255,8 @@ std::string observation_json(const ObservationInput& in) {
     view["turn"] = in.turn;
     view["turns"] = cfg.prepTurns + cfg.huntTurns;
     view["clock"] = json::object{{"phase", phase_text(sim.match_phase())},
-                                 {"phase_left_s", sim.phase_ticks_left() / shns::kTargetFps},
-                                 {"hunt_len_s", cfg.huntTicks() / shns::kTargetFps}};
+                                 {"phase_left_s", sim.phase_ticks_left() / kTargetFps},
+                                 {"hunt_len_s", cfg.huntTicks() / kTargetFps}};
     view["room"] = room_block(sim, !hiding, my_pad);
     view["you_at"] = json::object{{"pos", xy(me.x, me.y)}, {"aim", me.aimBrads},
                                   {"region", region_id_at(sim.room(), me.x, me.y)},
@@ -286,13 +278,13 @@ std::string observation_json(const ObservationInput& in) {
     return out;
 }
 
-shns::OrderContext order_context(const shns::Sim& sim) {
-    shns::OrderContext ctx;
+OrderContext order_context(const Sim& sim) {
+    OrderContext ctx;
     for (const auto& o : sim.objects()) {
         ctx.objectIds.push_back(o.id);
-        if (o.kind == shns::ObjectKind::Ramp) ctx.rampIds.push_back(o.id);
+        if (o.kind == ObjectKind::Ramp) ctx.rampIds.push_back(o.id);
     }
-    const shns::Room& room = sim.room();
+    const Room& room = sim.room();
     for (const auto& a : room.anchors) ctx.anchorIds.push_back(a.id);
     for (const auto& d : room.doors) ctx.anchorIds.push_back(d.id);
     for (const auto& r : room.regions) ctx.anchorIds.push_back(r.id);
@@ -301,9 +293,9 @@ shns::OrderContext order_context(const shns::Sim& sim) {
     return ctx;
 }
 
-std::string last_result_text(const shns::Sim& sim, int slot) {
+std::string last_result_text(const Sim& sim, int slot) {
     const auto& results = sim.last_results();
-    return slot < static_cast<int>(results.size()) ? shns::action_result_text(results[static_cast<std::size_t>(slot)]) : "";
+    return slot < static_cast<int>(results.size()) ? action_result_text(results[static_cast<std::size_t>(slot)]) : "";
 }
 
-}  // namespace hschool::server::hns
+}  // namespace hschool::sim::hns

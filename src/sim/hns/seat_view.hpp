@@ -1,7 +1,9 @@
 #pragma once
-// The decision observation (spec §2.5; the reference's decide.nim seatViewJson at 319d431):
-// everything one seat may know at a decision turn, as the JSON text the reference sends. Pure: it
-// reads the sim, the driver's enemy memory and what the server remembers per seat; no clock, no I/O.
+// The seat view (spec §2.5; the reference's decide.nim seatViewJson at 319d431): everything one
+// seat may know at a decision turn, as the JSON text the reference sends — the observation of
+// external, prompt and manual seats, and what a training bridge encodes per decision. Pure: it
+// reads the sim, the driver's enemy memory and what the decision engine remembers per seat; no
+// clock, no I/O, no server.
 #include <span>
 #include <string>
 
@@ -9,19 +11,19 @@
 #include "sim/hns/orders.hpp"
 #include "sim/hns/sim.hpp"
 
-namespace hschool::server::hns {
+namespace hschool::sim::hns {
 
-// What the server remembers about one seat between turns (the reference's DecisionEngine rows).
+// What the decision engine remembers about one seat between turns (the reference's DecisionEngine rows).
 struct SeatMemory {
-    const sim::hns::Order* last_order = nullptr;  // the standing order; null until the seat has one
+    const Order* last_order = nullptr;  // the standing order; null until the seat has one
     std::string last_result;                      // reported with it, e.g. "unknown_object"; "" if none
     std::string radio;  // the last non-empty radio line this seat sent its team (teammates read it)
     std::string notes;  // the seat's last non-empty notes (echoed to an external seat only)
 };
 
-struct ObservationInput {
-    const sim::hns::Sim& sim;
-    const sim::hns::Driver& driver;  // its enemy memory fills seen_enemies
+struct SeatViewInput {
+    const Sim& sim;
+    const Driver& driver;  // its enemy memory fills seen_enemies
     int seat = 0;                    // the slot; a seat with no cog gets "{}"
     int turn = 0;
     bool external = false;               // external seats also get your_notes
@@ -33,14 +35,14 @@ inline constexpr int kShoutJitterPx = 20;
 
 // Where a listener is told a shout came from (the reference's shoutHeardAt): the true spot moved
 // by a hash of the shout's own (tick, x, y), clamped to the board. No RNG stream: replays agree.
-sim::hns::Point shout_heard_at(const sim::hns::Shout& shout);
+Point shout_heard_at(const Shout& shout);
 
 // Every id a seat's order may name in this match's room (what an order is checked against).
-sim::hns::OrderContext order_context(const sim::hns::Sim& sim);
+OrderContext order_context(const Sim& sim);
 // The seat's last action result as its directive and its next view report it ("" before any).
-std::string last_result_text(const sim::hns::Sim& sim, int slot);
+std::string last_result_text(const Sim& sim, int slot);
 
-// The observation object, serialized compactly with the reference's key order and number format.
-std::string observation_json(const ObservationInput& in);
+// The seat view object, serialized compactly with the reference's key order and number format.
+std::string seat_view_json(const SeatViewInput& in);
 
-}  // namespace hschool::server::hns
+}  // namespace hschool::sim::hns

@@ -10,15 +10,15 @@
 #include <string>
 #include <vector>
 
-#include "server/hns/observation.hpp"
+#include "sim/hns/seat_view.hpp"
 #include "sim/hns/constants.hpp"
 #include "sim/hns/room_files.hpp"
 
-namespace hschool::server::hns {
+namespace hschool::sim::hns {
 namespace {
 
 namespace json = boost::json;
-namespace shns = sim::hns;
+namespace shns = hschool::sim::hns;
 
 // The certification variant, six trusted joins, stepped until the first game starts (game tick 0).
 shns::Sim playing_sim() {
@@ -55,7 +55,7 @@ protected:
     std::array<SeatMemory, shns::kSeats> memory{};
 
     std::string text(int seat, int turn = 0, bool external = false) const {
-        return observation_json({sim, driver, seat, turn, external, memory});
+        return seat_view_json({sim, driver, seat, turn, external, memory});
     }
     json::object view(int seat, int turn = 0, bool external = false) const {
         return json::parse(text(seat, turn, external)).as_object();
@@ -353,9 +353,13 @@ TEST_F(HnsObservation, SeenEnemiesComeFromTheDriversMemory) {
     ASSERT_TRUE(placed);
     step_ticks(sim, 1);
     ASSERT_TRUE(sim.player_visible_to(1, 0));
+    driver.set_enemy_memory(false);
     driver.observe(sim);
-    EXPECT_TRUE(view(1).at("seen_enemies").as_array().empty());  // the reference: memory never reports
+    EXPECT_TRUE(view(1).at("seen_enemies").as_array().empty());  // GameVersion 1: memory never reports
 
+    // F1: a GameVersion 2 sim's driver reports the sighting without being asked.
+    EXPECT_EQ(sim.game_version(), shns::GameVersion::V2);
+    EXPECT_TRUE(shns::Driver(sim).enemy_memory());
     driver.set_enemy_memory(true);
     driver.observe(sim);
     const json::array seen = view(1).at("seen_enemies").as_array();
@@ -407,4 +411,4 @@ TEST_F(HnsObservation, SeatWithoutACogGetsAnEmptyObject) {
 }
 
 }  // namespace
-}  // namespace hschool::server::hns
+}  // namespace hschool::sim::hns
