@@ -1,16 +1,10 @@
 #pragma once
-// WebSocket close codes the transport itself sends (RFC 6455 §7.4.1); a game may send its own.
-#include <cstdint>
+// The close codes the transport sends (and a game closes with): RFC 6455's numbers, defined once in
+// protocol/close_codes.hpp and named here as the transport's code says them (close_code::kGoingAway).
+#include "protocol/close_codes.hpp"
 
-namespace hschool::net::close_code {
+namespace hschool::net {
 
-inline constexpr std::uint16_t kNormal = 1000;
-inline constexpr std::uint16_t kGoingAway = 1001;
-inline constexpr std::uint16_t kProtocolError = 1002;
-inline constexpr std::uint16_t kInvalidPayload = 1007;
-inline constexpr std::uint16_t kPolicyViolation = 1008;
-inline constexpr std::uint16_t kMessageTooBig = 1009;
-inline constexpr std::uint16_t kInternalError = 1011;
-inline constexpr std::uint16_t kTryAgainLater = 1013;
+namespace close_code = protocol::close_code;
 
-}  // namespace hschool::net::close_code
+}  // namespace hschool::net

@@ -4,6 +4,8 @@
 #include <utility>
 #include <variant>
 
+#include "protocol/close_codes.hpp"  // the CloseCode a session answers an undecodable message with
+
 namespace hschool::protocol {
 
 enum class DecodeError : std::uint8_t {
@@ -36,18 +38,6 @@ public:
 
 private:
     std::variant<T, E> state_;
-};
-
-// WebSocket close codes the server uses (RFC 6455 §7.4.1).
-enum class CloseCode : std::uint16_t {
-    Normal = 1000,
-    GoingAway = 1001,         // server shutting down
-    ProtocolError = 1002,     // Hello with an unsupported version
-    InvalidPayload = 1007,    // malformed frame, text frame, second Hello
-    PolicyViolation = 1008,   // Hello deadline missed, reliable queue overflow
-    MessageTooBig = 1009,     // inbound frame over the version's limit
-    InternalError = 1011,
-    TryAgainLater = 1013,     // the arena is full
 };
 
 }  // namespace hschool::protocol
