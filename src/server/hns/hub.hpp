@@ -87,7 +87,7 @@ public:
 
     // Before a WebSocket upgrade on /player, /global, /admin, /reward or /replay.
     // address: the client's, for the per-address budgets.
-    std::variant<Rejection, std::shared_ptr<PeerSink>> admit(std::string_view path, std::string_view query,
+    std::variant<Rejection, std::shared_ptr<net::WsHandler>> admit(std::string_view path, std::string_view query,
                                                              const std::string& address = {});
     // /client/player: the 403/409 the /player upgrade would answer (same texts), or nothing; no seat
     // is taken. 404 when no match runs (replay mode, between matches).
@@ -128,7 +128,7 @@ public:
 
 private:
     std::shared_ptr<LiveMatch> find(const std::string& id) const;
-    std::variant<Rejection, std::shared_ptr<PeerSink>> admit_loaded_replay(const QueryParams& query, const std::string& address);
+    std::variant<Rejection, std::shared_ptr<net::WsHandler>> admit_loaded_replay(const QueryParams& query, const std::string& address);
     std::shared_ptr<LiveMatch> launch(const std::string& variant, sim::hns::GameConfig config, int bots, bool is_default,
                                       std::string owner_hash, std::string address, std::string& error);
     std::optional<HubError> over_address_budget(const std::string& address) const;

@@ -33,14 +33,14 @@ namespace {
 // that upgraded it (a replay is up to 64 MiB); it holds its place in the viewer budget for as long
 // as its socket lives. Messages sent before the viewer is ready wait for it, as many as the viewer's
 // own key queue holds; more close the socket as a key flood does.
-class DeferredReplaySink final : public PeerSink, public std::enable_shared_from_this<DeferredReplaySink> {
+class DeferredReplaySink final : public net::WsHandler, public std::enable_shared_from_this<DeferredReplaySink> {
 public:
-    using Open = std::function<std::variant<Rejection, std::shared_ptr<PeerSink>>()>;
+    using Open = std::function<std::variant<Rejection, std::shared_ptr<net::WsHandler>>()>;
     using Submit = std::function<bool(std::function<void()>)>;
     DeferredReplaySink(Open open, Submit submit, net::ConnectionLimiter::Slot slot)
         : open_(std::move(open)), submit_(std::move(submit)), slot_(std::move(slot)) {}
 
-    void on_open(std::shared_ptr<Peer> peer) override {
+    void on_open(std::shared_ptr<net::WsConnection> peer) override {
         {
             std::lock_guard lock(mutex_);
             peer_ = peer;
@@ -48,16 +48,16 @@ public:
         if (!submit_([self = weak_from_this()] {
                 if (auto alive = self.lock()) alive->load();
             }))
-            peer->close(kCloseTryAgainLater, "the server is busy; try again shortly");
+            peer->close(net::close_code::kTryAgainLater, "the server is busy; try again shortly");
     }
     void on_message(protocol::ByteView message, bool text) override {
-        std::shared_ptr<PeerSink> inner;
+        std::shared_ptr<net::WsHandler> inner;
         {
             std::lock_guard lock(mutex_);
             inner = inner_;
             if (!inner) {
                 if (early_.size() >= kMaxQueuedReplayKeys) {
-                    if (peer_) peer_->close(kClosePolicy, "too many replay keys");
+                    if (peer_) peer_->close(net::close_code::kPolicyViolation, "too many replay keys");
                     return;
                 }
                 early_.push_back({protocol::Bytes(message.begin(), message.end()), text});
@@ -67,7 +67,7 @@ public:
         inner->on_message(message, text);
     }
     void on_closed() override {
-        std::shared_ptr<PeerSink> inner;
+        std::shared_ptr<net::WsHandler> inner;
         {
             std::lock_guard lock(mutex_);
             closed_ = true;
@@ -85,10 +85,10 @@ private:
         if (auto* refused = std::get_if<Rejection>(&opened)) {
             std::string reason = refused->body;
             if (!reason.empty() && reason.back() == '\n') reason.pop_back();
-            peer_->close(kCloseInternal, reason.c_str());
+            peer_->close(net::close_code::kInternalError, reason.c_str());
             return;
         }
-        inner_ = std::get<std::shared_ptr<PeerSink>>(std::move(opened));
+        inner_ = std::get<std::shared_ptr<net::WsHandler>>(std::move(opened));
         inner_->on_open(peer_);  // under the lock: a close that comes now reaches the viewer after it opened
         for (const auto& [bytes, text] : early_) inner_->on_message(protocol::ByteView(bytes.data(), bytes.size()), text);
         early_.clear();
@@ -98,15 +98,15 @@ private:
     const Submit submit_;
     net::ConnectionLimiter::Slot slot_;  // the network thread only
     std::mutex mutex_;
-    std::shared_ptr<Peer> peer_;
-    std::shared_ptr<PeerSink> inner_;
+    std::shared_ptr<net::WsConnection> peer_;
+    std::shared_ptr<net::WsHandler> inner_;
     std::vector<std::pair<protocol::Bytes, bool>> early_;  // messages before the viewer was ready
     bool closed_ = false;
 };
 
 }  // namespace
 
-std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit(std::string_view path, std::string_view query_text,
+std::variant<Rejection, std::shared_ptr<net::WsHandler>> HnsHub::admit(std::string_view path, std::string_view query_text,
                                                                  const std::string& address) {
     auto query = parse_query(query_text);
     if (!query) return Rejection{400, "bad query: " + query.error + "\n"};
@@ -131,13 +131,13 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit(std::string_vie
         static constexpr BudgetAnswers kReplayViewers{"replay_viewers", "too many replay viewers\n", "replay_viewers_per_address",
                                                       "too many replay viewers from this address\n", kBudgetRetryAfterSeconds};
         if (auto refused = refusal_of(replay_limiter_.try_admit(address, slot), kReplayViewers, metrics_)) return *refused;
-        auto open = [this, id, compact]() -> std::variant<Rejection, std::shared_ptr<PeerSink>> {
+        auto open = [this, id, compact]() -> std::variant<Rejection, std::shared_ptr<net::WsHandler>> {
             auto bytes = archive_->replay(id);
             if (!bytes) return Rejection{503, "replay could not be read\n"};
             if (!*bytes) return Rejection{404, "no finished match " + id + "\n"};
             return open_replay_viewer(std::move(**bytes), metrics_, replay_viewers_, replay_pool_, compact);
         };
-        return std::shared_ptr<PeerSink>(std::make_shared<DeferredReplaySink>(
+        return std::shared_ptr<net::WsHandler>(std::make_shared<DeferredReplaySink>(
             std::move(open), [this](std::function<void()> job) { return submit(std::move(job)); }, std::move(slot)));
     }
     auto match = find(id);
@@ -151,7 +151,7 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit(std::string_vie
     return match->admit(Endpoint::Global, *query, may == Permission::Granted, address);
 }
 
-std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit_loaded_replay(const QueryParams& query, const std::string& address) {
+std::variant<Rejection, std::shared_ptr<net::WsHandler>> HnsHub::admit_loaded_replay(const QueryParams& query, const std::string& address) {
     if (auto refused = admit_viewer(query); auto* r = std::get_if<Rejection>(&refused)) return *r;
     const auto stream = viewer_stream(query);
     if (auto* r = std::get_if<Rejection>(&stream)) return *r;
@@ -167,10 +167,10 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> HnsHub::admit_loaded_replay(c
                                                   "too many replay viewers from this address\n", kBudgetRetryAfterSeconds};
     if (auto refused = refusal_of(replay_limiter_.try_admit(address, slot), kReplayViewers, metrics_)) return *refused;
     // The copy (up to 64 MiB) and the parse happen on the worker; viewers of it share one parse.
-    auto open = [this, bytes = options_.replay_bytes, compact]() -> std::variant<Rejection, std::shared_ptr<PeerSink>> {
+    auto open = [this, bytes = options_.replay_bytes, compact]() -> std::variant<Rejection, std::shared_ptr<net::WsHandler>> {
         return open_replay_viewer(*bytes, metrics_, replay_viewers_, replay_pool_, compact);
     };
-    return std::shared_ptr<PeerSink>(std::make_shared<DeferredReplaySink>(
+    return std::shared_ptr<net::WsHandler>(std::make_shared<DeferredReplaySink>(
         std::move(open), [this](std::function<void()> job) { return submit(std::move(job)); }, std::move(slot)));
 }
 

@@ -21,7 +21,7 @@ namespace sv = protocol::sprite_v1;
 
 // ---- the socket side: decodes on the network thread, posts what the match needs ----
 
-class LiveMatch::Sink final : public PeerSink {
+class LiveMatch::Sink final : public net::WsHandler {
 public:
     Sink(std::weak_ptr<LiveMatch> match, int socket, Endpoint endpoint, bool controls, bool compact = false)
         : match_(std::move(match)), socket_(socket), endpoint_(endpoint), controls_(controls), compact_(compact) {}
@@ -31,7 +31,7 @@ public:
         slot_ = std::move(slot);
     }
 
-    void on_open(std::shared_ptr<Peer> peer) override {
+    void on_open(std::shared_ptr<net::WsConnection> peer) override {
         peer_ = peer;
         MatchEvent e;
         e.kind = MatchEvent::Kind::Attach;
@@ -44,7 +44,7 @@ public:
 
     void on_message(protocol::ByteView message, bool text) override {
         if (closed_) return;
-        if (text) return refuse(kCloseBadPayload, "Sprite v1 is binary: text frames are not accepted");
+        if (text) return refuse(net::close_code::kInvalidPayload, "Sprite v1 is binary: text frames are not accepted");
         // 0x85 and 0x87 count only as a whole 1-byte message (§1.2, §2.7); bundled, they are ignored.
         if (sv::is_standalone_ready(message)) {
             if (endpoint_ == Endpoint::Player) post(make_event(MatchEvent::Kind::Ready));
@@ -52,11 +52,11 @@ public:
         }
         if (sv::is_standalone_sprites_off(message)) return post(make_event(MatchEvent::Kind::SpritesOff));
         auto decoded = sv::decode_client(message);
-        if (!decoded) return refuse(kCloseBadPayload, sv::describe(decoded.error()));
+        if (!decoded) return refuse(net::close_code::kInvalidPayload, sv::describe(decoded.error()));
         std::optional<std::uint8_t> last_mask;  // a message of thousands of masks counts as its last one
         for (auto& m : *decoded) {
             if (auto* t = std::get_if<sv::InputText>(&m)) {
-                if (t->text.size() > kMaxInputTextBytes) return refuse(kCloseTooBig, "text input over 4096 bytes");
+                if (t->text.size() > kMaxInputTextBytes) return refuse(net::close_code::kMessageTooBig, "text input over 4096 bytes");
                 MatchEvent e = make_event(MatchEvent::Kind::Text);
                 e.text = sv::printable_text(t->text);
                 e.at = SteadyClock::now();
@@ -65,7 +65,7 @@ public:
                 last_mask = in->mask;
             } else if (auto* debug = std::get_if<sv::DebugSprites>(&m)) {
                 if (!within_debug_allowance(debug->payload.size()))
-                    return refuse(kClosePolicy, "debug sprites over 32 KiB per tick");
+                    return refuse(net::close_code::kPolicyViolation, "debug sprites over 32 KiB per tick");
             }
             // Mouse messages are stored by the reference and never used: dropped here.
         }
@@ -107,7 +107,7 @@ private:
     const Endpoint endpoint_;
     const bool controls_;
     const bool compact_;  // a spectator that asked for the compact stream
-    std::weak_ptr<Peer> peer_;
+    std::weak_ptr<net::WsConnection> peer_;
     std::atomic<bool> closed_{false};
     std::uint64_t debug_frame_ = 0;  // network thread only
     std::size_t debug_bytes_ = 0;
@@ -188,7 +188,7 @@ std::optional<Rejection> LiveMatch::check_player(const QueryParams& query) const
     return std::nullopt;
 }
 
-std::variant<Rejection, std::shared_ptr<PeerSink>> LiveMatch::admit(Endpoint endpoint, const QueryParams& query, bool controls,
+std::variant<Rejection, std::shared_ptr<net::WsHandler>> LiveMatch::admit(Endpoint endpoint, const QueryParams& query, bool controls,
                                                                     const std::string& address) {
     std::lock_guard lock(mutex_);
     if (ended_ || stop_requested_) return Rejection{409, "match is over\n"};
@@ -207,7 +207,7 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> LiveMatch::admit(Endpoint end
         if (auto refused = refusal_of(viewer_limiter_->try_admit(address, slot), kViewers, metrics_)) return *refused;
         auto sink = std::make_shared<Sink>(weak_from_this(), next_socket_++, endpoint, controls, compact);
         sink->hold(viewer_limiter_, std::move(slot));
-        return std::shared_ptr<PeerSink>(std::move(sink));
+        return std::shared_ptr<net::WsHandler>(std::move(sink));
     }
     Roster roster = roster_of(setup_.config);
     for (const auto& [id, claim] : claims_) roster.names_in_use.push_back(claim.identity);
@@ -230,7 +230,7 @@ std::variant<Rejection, std::shared_ptr<PeerSink>> LiveMatch::admit(Endpoint end
     join.slot = player.slot;
     join.replaces = seat.replaces;
     inbox_.push_back(std::move(join));
-    return std::shared_ptr<PeerSink>(std::make_shared<Sink>(weak_from_this(), socket, endpoint, true));
+    return std::shared_ptr<net::WsHandler>(std::make_shared<Sink>(weak_from_this(), socket, endpoint, true));
 }
 
 ControlDecision LiveMatch::control(ControlRoute route, std::string_view method, const QueryParams& query) {
@@ -414,7 +414,7 @@ void LiveMatch::finish(bool stopped) {
     // the close finds the results and the replay.
     if (!stopped) listener_.on_match_finished(setup_.id, std::move(done));
     for (auto& [id, s] : rt.sockets) {
-        if (s.peer) s.peer->close(stopped ? kCloseGoingAway : kCloseMatchOver, stopped ? "match ended" : "match over");
+        if (s.peer) s.peer->close(stopped ? net::close_code::kGoingAway : net::close_code::kNormal, stopped ? "match ended" : "match over");
     }
     rt.sockets.clear();
 }

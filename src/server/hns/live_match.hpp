@@ -26,7 +26,7 @@
 #include "server/hns/hns_metrics.hpp"
 #include "server/hns/limits.hpp"
 #include "server/hns/match_view.hpp"
-#include "server/hns/peer.hpp"
+#include "net/ws_connection.hpp"
 #include "server/hns/query.hpp"
 #include "sim/hns/config.hpp"
 
@@ -98,7 +98,7 @@ public:
 
     // Before the upgrade: a 403/409 answer, or the sink the upgraded socket talks to. controls: a
     // /global socket whose speed keys count (open mode, or an owner's or the operator's token).
-    std::variant<Rejection, std::shared_ptr<PeerSink>> admit(Endpoint endpoint, const QueryParams& query, bool controls = true,
+    std::variant<Rejection, std::shared_ptr<net::WsHandler>> admit(Endpoint endpoint, const QueryParams& query, bool controls = true,
                                                              const std::string& address = {});
     ControlDecision control(ControlRoute route, std::string_view method, const QueryParams& query);
     // /client/player's check: the 403/409 the /player upgrade would answer for this slot and token,

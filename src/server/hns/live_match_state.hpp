@@ -34,7 +34,7 @@ struct MatchEvent {
     Kind kind = Kind::Closed;
     int socket = 0;
     Endpoint endpoint = Endpoint::Player;  // Attach
-    std::shared_ptr<Peer> peer;            // Attach
+    std::shared_ptr<net::WsConnection> peer;            // Attach
     std::string text;                      // Join (identity), Text (printable), Kick (identity)
     std::string token;                     // Join
     int slot = -1;                         // Join: the requested slot, -1 auto
@@ -54,7 +54,7 @@ inline MatchEvent make_event(MatchEvent::Kind kind) {
 // One socket of this match, as the match thread knows it.
 struct SocketState {
     Endpoint endpoint = Endpoint::Player;
-    std::shared_ptr<Peer> peer;
+    std::shared_ptr<net::WsConnection> peer;
     bool controls = false;  // Global sockets: may change the speed (open mode, or the owner's token)
     bool compact = false;   // Global sockets: the compact stream (issue 31)
     // Player sockets:

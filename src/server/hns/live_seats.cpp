@@ -92,7 +92,7 @@ void reclaim_seat(MatchRuntime& rt, int socket_id, int replaces) {
         if (auto old = rt.sockets.find(replaces); old != rt.sockets.end()) {
             old->second.player_index = -1;  // its frames stop being the seat's before its close lands
             old->second.pending = false;
-            if (old->second.peer) old->second.peer->close(kClosePolicy, "replaced by a newer connection for this seat");
+            if (old->second.peer) old->second.peer->close(net::close_code::kPolicyViolation, "replaced by a newer connection for this seat");
         }
     }
     for (std::size_t i = 0; i < rt.seats.size(); ++i) {
@@ -289,7 +289,7 @@ void handle_event(MatchRuntime& rt, MatchEvent& e, HnsMetrics& metrics) {
     case K::Kick:
         for (auto& [id, s] : rt.sockets) {
             if (s.endpoint == Endpoint::Player && s.peer && (s.identity == e.text || reward_id(s.identity) == e.text))
-                s.peer->close(kClosePolicy, "player was kicked");
+                s.peer->close(net::close_code::kPolicyViolation, "player was kicked");
         }
         return;
     default: break;
@@ -363,7 +363,7 @@ void admit_pending(MatchRuntime& rt, const MatchSetup& setup, MatchListener& lis
             SocketState& s = rt.sockets.at(id);
             if (slot < n) {  // its slot was taken meanwhile
                 s.pending = false;
-                s.peer->close(kClosePolicy, "Player slot is already occupied.");
+                s.peer->close(net::close_code::kPolicyViolation, "Player slot is already occupied.");
                 continue;
             }
             if (slot != n) continue;
@@ -372,7 +372,7 @@ void admit_pending(MatchRuntime& rt, const MatchSetup& setup, MatchListener& lis
             auto added = rt.sim.add_player(s.identity, s.requested_slot, s.token, false);
             if (!added) {
                 s.pending = false;
-                s.peer->close(kClosePolicy, added.error.c_str());
+                s.peer->close(net::close_code::kPolicyViolation, added.error.c_str());
                 continue;
             }
             seat_player(rt, *added, &s, id, s.identity, s.requested_slot, s.token, metrics);

@@ -25,7 +25,7 @@ using SteadyClock = std::chrono::steady_clock;
 
 namespace {
 
-class ReplayViewer final : public PeerSink, public ReplayPool::Job, public std::enable_shared_from_this<ReplayViewer> {
+class ReplayViewer final : public net::WsHandler, public ReplayPool::Job, public std::enable_shared_from_this<ReplayViewer> {
 public:
     ReplayViewer(std::shared_ptr<const WatchedReplay> replay, HnsMetrics& metrics, std::shared_ptr<std::atomic<int>> viewers,
                  ReplayPool& pool, bool compact)
@@ -35,7 +35,7 @@ public:
     }
     ~ReplayViewer() override { viewers_->fetch_sub(1); }
 
-    void on_open(std::shared_ptr<Peer> peer) override {
+    void on_open(std::shared_ptr<net::WsConnection> peer) override {
         {
             std::lock_guard lock(mutex_);
             peer_ = std::move(peer);
@@ -45,24 +45,24 @@ public:
     }
 
     void on_message(protocol::ByteView message, bool text) override {
-        if (text) return close(kCloseBadPayload, "Sprite v1 is binary: text frames are not accepted");
+        if (text) return close(net::close_code::kInvalidPayload, "Sprite v1 is binary: text frames are not accepted");
         if (sv::is_standalone_sprites_off(message)) {
             std::lock_guard lock(mutex_);
             sprites_off_ = true;
             return;
         }
         auto decoded = sv::decode_client(message);
-        if (!decoded) return close(kCloseBadPayload, sv::describe(decoded.error()));
+        if (!decoded) return close(net::close_code::kInvalidPayload, sv::describe(decoded.error()));
         std::lock_guard lock(mutex_);
         for (auto& m : *decoded) {
             if (auto* t = std::get_if<sv::InputText>(&m)) {
                 if (t->text.size() > kMaxInputTextBytes) {
-                    if (peer_) peer_->close(kCloseTooBig, "text input over 4096 bytes");
+                    if (peer_) peer_->close(net::close_code::kMessageTooBig, "text input over 4096 bytes");
                     return;
                 }
                 // The thread takes every key each frame: this many waiting is a flood, not a person.
                 if (keys_.size() >= kMaxQueuedReplayKeys) {
-                    if (peer_) peer_->close(kClosePolicy, "too many replay keys");
+                    if (peer_) peer_->close(net::close_code::kPolicyViolation, "too many replay keys");
                     return;
                 }
                 keys_.push_back(sv::printable_text(t->text));
@@ -103,7 +103,7 @@ private:
     // This frame's messages, unless the viewer is behind: then its backlog is dropped and it waits,
     // unencoded, until its socket drains and its reader catches up, and gets a keyframe (header and
     // full board) then. False when the socket is going.
-    bool send_frame(Peer& peer, const Transport& transport) {
+    bool send_frame(net::WsConnection& peer, const Transport& transport) {
         bool resync = false;
         if (behind_) {
             if (!ready_for_keyframe(peer)) return true;
@@ -138,7 +138,7 @@ private:
     // itself. The next is due a whole frame later; behind the clock (a slow machine, a long frame),
     // a whole frame from now: frames never run back to back to catch up.
     std::optional<ReplayPool::Clock::time_point> frame() override {
-        std::shared_ptr<Peer> peer;
+        std::shared_ptr<net::WsConnection> peer;
         {
             std::lock_guard lock(mutex_);
             if (stopping_ || !peer_) return std::nullopt;
@@ -188,7 +188,7 @@ private:
     std::optional<render::hns::ChromeMismatch> mismatch_;
 
     std::mutex mutex_;  // guards what the network thread touches
-    std::shared_ptr<Peer> peer_;
+    std::shared_ptr<net::WsConnection> peer_;
     std::vector<std::string> keys_;
     bool sprites_off_ = false;
     bool stopping_ = false;
@@ -196,13 +196,13 @@ private:
 
 }  // namespace
 
-std::variant<Rejection, std::shared_ptr<PeerSink>> open_replay_viewer(std::string replay_bytes, HnsMetrics& metrics,
+std::variant<Rejection, std::shared_ptr<net::WsHandler>> open_replay_viewer(std::string replay_bytes, HnsMetrics& metrics,
                                                                       std::shared_ptr<std::atomic<int>> viewers, ReplayPool& pool,
                                                                       bool compact) {
     std::string error;
     auto replay = watch_replay(std::move(replay_bytes), error);
     if (!replay) return Rejection{422, error + "\n"};
-    return std::shared_ptr<PeerSink>(std::make_shared<ReplayViewer>(std::move(replay), metrics, std::move(viewers), pool, compact));
+    return std::shared_ptr<net::WsHandler>(std::make_shared<ReplayViewer>(std::move(replay), metrics, std::move(viewers), pool, compact));
 }
 
 }  // namespace hschool::server::hns

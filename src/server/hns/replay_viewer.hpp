@@ -10,7 +10,7 @@
 
 #include "server/hns/admission.hpp"
 #include "server/hns/hns_metrics.hpp"
-#include "server/hns/peer.hpp"
+#include "net/ws_connection.hpp"
 #include "server/hns/replay_pool.hpp"
 #include "server/hns/transport.hpp"
 
@@ -19,7 +19,7 @@ namespace hschool::server::hns {
 // Parses the replay now (a broken file is a 422 before the upgrade); its frames start on `pool`
 // when the socket attaches. `viewers` counts live viewers, for the hub's cap. `compact`: the frames
 // are our browser's compact stream (issue 31) instead of the contract's Sprite v1.
-std::variant<Rejection, std::shared_ptr<PeerSink>> open_replay_viewer(std::string replay_bytes, HnsMetrics& metrics,
+std::variant<Rejection, std::shared_ptr<net::WsHandler>> open_replay_viewer(std::string replay_bytes, HnsMetrics& metrics,
                                                                       std::shared_ptr<std::atomic<int>> viewers, ReplayPool& pool,
                                                                       bool compact = false);
 

@@ -8,13 +8,13 @@
 
 namespace hschool::server::hns {
 
-std::size_t bytes_of(const std::vector<SharedMessagePtr>& messages) {
+std::size_t bytes_of(const std::vector<net::SharedMessagePtr>& messages) {
     std::size_t bytes = 0;
     for (const auto& m : messages) bytes += m->payload().size();
     return bytes;
 }
 
-bool queue_or_drop(Peer& peer, const std::vector<SharedMessagePtr>& messages, std::size_t cap) {
+bool queue_or_drop(net::WsConnection& peer, const std::vector<net::SharedMessagePtr>& messages, std::size_t cap) {
     const std::size_t backlog = peer.shared_backlog();
     // An empty lane always takes the frame, so a frame larger than the bound cannot loop forever.
     if (peer.reader_lagging() || (backlog > 0 && backlog + bytes_of(messages) > cap)) {
@@ -26,13 +26,13 @@ bool queue_or_drop(Peer& peer, const std::vector<SharedMessagePtr>& messages, st
     return true;
 }
 
-std::vector<SharedMessagePtr> shared_messages(render::hns::Frame frame) {
-    std::vector<SharedMessagePtr> out;
+std::vector<net::SharedMessagePtr> shared_messages(render::hns::Frame frame) {
+    std::vector<net::SharedMessagePtr> out;
     if (!frame.message_ends.empty() && frame.bytes.size() <= protocol::sprite_v1::kChunkBytes) {
-        out.push_back(std::make_shared<const SharedMessage>(std::move(frame.bytes)));
+        out.push_back(std::make_shared<const net::SharedMessage>(std::move(frame.bytes)));
         return out;
     }
-    for (auto& message : frame.ws_messages()) out.push_back(std::make_shared<const SharedMessage>(std::move(message)));
+    for (auto& message : frame.ws_messages()) out.push_back(std::make_shared<const net::SharedMessage>(std::move(message)));
     return out;
 }
 
@@ -134,7 +134,7 @@ void SpectatorFeed::send_compact(const render::hns::Scene& scene, const std::vec
     if (keyed.empty()) return;
     if (in_step.empty()) compact_ = render::hns::CompactStream{};  // nobody holds the old dictionary
     const render::hns::Frame key = compact_.keyframe(scene, tick_number);
-    std::optional<std::vector<SharedMessagePtr>> plain, resynced;  // made when some viewer needs them
+    std::optional<std::vector<net::SharedMessagePtr>> plain, resynced;  // made when some viewer needs them
     ++tick.keyframes;
     for (const Viewer* v : keyed) {
         Member& m = members_.at(v->id);

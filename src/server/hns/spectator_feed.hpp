@@ -15,7 +15,7 @@
 #include "render/hns/compact_stream.hpp"
 #include "render/hns/scene.hpp"
 #include "render/hns/stream.hpp"
-#include "server/hns/peer.hpp"
+#include "net/ws_connection.hpp"
 
 namespace hschool::server::hns {
 
@@ -32,7 +32,7 @@ class SpectatorFeed {
 public:
     struct Viewer {
         int id = 0;
-        Peer* peer = nullptr;
+        net::WsConnection* peer = nullptr;
         // The socket's own stream: not started() means it needs a keyframe (a new socket, or a
         // restart reset it); sprites_off() picks its contract group. Set to the keyframe's state when it gets one.
         render::hns::Stream* own = nullptr;
@@ -68,13 +68,13 @@ private:
 
 // The frame's WebSocket messages, each made shareable (a frame of one message gives up its bytes
 // instead of being copied).
-std::vector<SharedMessagePtr> shared_messages(render::hns::Frame frame);
+std::vector<net::SharedMessagePtr> shared_messages(render::hns::Frame frame);
 
 // Queues the messages on the viewer's stream lane unless its backlog would pass `cap` or its reader
 // is lagging; false (backlog dropped: the viewer must be resynced) when it does not.
-bool queue_or_drop(Peer& peer, const std::vector<SharedMessagePtr>& messages, std::size_t cap);
+bool queue_or_drop(net::WsConnection& peer, const std::vector<net::SharedMessagePtr>& messages, std::size_t cap);
 // A viewer that was dropped may have its keyframe: nothing of it is queued and its reader keeps up.
-inline bool ready_for_keyframe(const Peer& peer) { return peer.shared_backlog() == 0 && !peer.reader_lagging(); }
-std::size_t bytes_of(const std::vector<SharedMessagePtr>& messages);
+inline bool ready_for_keyframe(const net::WsConnection& peer) { return peer.shared_backlog() == 0 && !peer.reader_lagging(); }
+std::size_t bytes_of(const std::vector<net::SharedMessagePtr>& messages);
 
 }  // namespace hschool::server::hns

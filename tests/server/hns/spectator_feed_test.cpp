@@ -55,14 +55,14 @@ void expect_shows(const Board& board, const Board& picture) {
     }
 }
 
-class FakePeer final : public Peer {
+class FakePeer final : public net::WsConnection {
 public:
     explicit FakePeer(bool compact_stream = false) : compact(compact_stream) {}
     net::ConnectionId id() const override { return 1; }
     net::ConnectionRef ref() const override { return {}; }
     bool send(protocol::ByteView, bool) override { return true; }
     void close(std::uint16_t, const char*) override {}
-    bool send_shared(const SharedMessagePtr& message) override {
+    bool send_shared(const net::SharedMessagePtr& message) override {
         queued.push_back(message);
         return true;
     }
@@ -88,7 +88,7 @@ public:
 
     const bool compact;
     bool lagging = false;  // the transport's delivery window is shut
-    std::vector<SharedMessagePtr> queued;
+    std::vector<net::SharedMessagePtr> queued;
     Board board;
     sprite_board::Board compact_board;
 };
