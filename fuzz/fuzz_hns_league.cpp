@@ -6,7 +6,7 @@
 #include <string>
 
 #include "seat_session.hpp"
-#include "server/hns/traffic.hpp"
+#include "server/hns/contract/metrics_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     namespace hns = hschool::server::hns;

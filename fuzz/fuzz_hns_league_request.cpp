@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "league/schedule.hpp"
-#include "server/hns/league_request.hpp"
+#include "server/hns/leagues/league_request.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     namespace hns = hschool::server::hns;

@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "server/hns/llm_reply.hpp"
+#include "server/hns/llm/llm_reply.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     namespace hns = hschool::server::hns;

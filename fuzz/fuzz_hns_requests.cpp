@@ -5,11 +5,11 @@
 #include <cstdint>
 #include <string_view>
 
-#include "server/hns/admission.hpp"
-#include "server/hns/match_request.hpp"
-#include "server/hns/match_view.hpp"
-#include "server/hns/query.hpp"
-#include "server/hns/transport.hpp"
+#include "server/hns/contract/admission.hpp"
+#include "server/hns/contract/match_request.hpp"
+#include "server/hns/contract/match_view.hpp"
+#include "server/hns/contract/query.hpp"
+#include "server/hns/contract/replay_keys.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     namespace hns = hschool::server::hns;

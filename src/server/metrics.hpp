@@ -9,8 +9,7 @@
 #include "net/transport_metrics.hpp"
 #include "server/arena/arena_metrics.hpp"
 #include "server/arena/arena_session.hpp"
-#include "server/hns/hns_metrics.hpp"
-#include "server/hns/limits.hpp"
+#include "server/hns/contract/hns_metrics.hpp"
 #include "server/schools/schools_metrics.hpp"
 #include "server/schools/schools_session.hpp"
 

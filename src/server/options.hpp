@@ -7,9 +7,9 @@
 #include <variant>
 
 #include "server/access.hpp"
-#include "server/hns/dropin_env.hpp"
-#include "server/hns/hub.hpp"
-#include "server/hns/league_hub.hpp"
+#include "server/hns/contract/dropin_env.hpp"
+#include "server/hns/hub/hub.hpp"
+#include "server/hns/leagues/league_hub.hpp"
 #include "net/network.hpp"
 #include "server/limits.hpp"
 #include "sim/arena/arena_settings.hpp"

@@ -5,7 +5,7 @@
 #include <string>
 #include <variant>
 
-#include "server/hns/admission.hpp"
+#include "server/hns/contract/admission.hpp"
 
 namespace hschool::server::hns {
 namespace {

@@ -1,7 +1,7 @@
 // POST /control/restart and /control/kick answers (spec §2.1): exact status and body texts.
 #include <gtest/gtest.h>
 
-#include "server/hns/control.hpp"
+#include "server/hns/contract/control.hpp"
 
 namespace hschool::server::hns {
 namespace {

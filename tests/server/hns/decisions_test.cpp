@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "server/hns/decisions.hpp"
+#include "server/hns/contract/decisions.hpp"
 
 namespace hschool::server::hns {
 namespace {

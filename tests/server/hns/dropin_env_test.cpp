@@ -4,7 +4,7 @@
 #include <map>
 #include <string>
 
-#include "server/hns/dropin_env.hpp"
+#include "server/hns/contract/dropin_env.hpp"
 
 namespace hschool::server::hns {
 namespace {

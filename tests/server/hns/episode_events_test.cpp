@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "../../sim/hns/hns_test_support.hpp"
-#include "server/hns/episode_events.hpp"
+#include "server/hns/contract/episode_events.hpp"
 #include "sim/hns/replay.hpp"
 
 namespace hschool::server::hns {

@@ -5,9 +5,9 @@
 #include <random>
 #include <string>
 
-#include "server/hns/admission.hpp"
-#include "server/hns/decisions.hpp"
-#include "server/hns/registration.hpp"
+#include "server/hns/contract/admission.hpp"
+#include "server/hns/contract/decisions.hpp"
+#include "server/hns/contract/registration.hpp"
 
 namespace hschool::server::hns {
 namespace {

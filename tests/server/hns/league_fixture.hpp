@@ -13,7 +13,7 @@
 
 #include <boost/json.hpp>
 
-#include "server/hns/league_hub.hpp"
+#include "server/hns/leagues/league_hub.hpp"
 #include "store/hns_archive.hpp"
 
 namespace hschool::server::hns::league_test {

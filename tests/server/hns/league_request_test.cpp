@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "league/schedule.hpp"
-#include "server/hns/league_request.hpp"
+#include "server/hns/leagues/league_request.hpp"
 
 namespace hschool::server::hns {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <boost/json.hpp>
 
-#include "server/hns/hub.hpp"
-#include "server/hns/match_view.hpp"
-#include "server/hns/replay_viewer.hpp"
+#include "server/hns/hub/hub.hpp"
+#include "server/hns/contract/match_view.hpp"
+#include "server/hns/streams/replay_viewer.hpp"
 
 namespace hschool::server::hns {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "server/hns/llm_reply.hpp"
+#include "server/hns/llm/llm_reply.hpp"
 
 namespace hschool::server::hns {
 namespace {

@@ -7,8 +7,8 @@
 #include <map>
 #include <string>
 
-#include "server/hns/llm_prompt.hpp"
-#include "server/hns/llm_settings.hpp"
+#include "server/hns/llm/llm_prompt.hpp"
+#include "server/hns/llm/llm_settings.hpp"
 
 namespace hschool::server::hns {
 namespace {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "server/hns/pacing.hpp"
+#include "server/hns/contract/pacing.hpp"
 
 namespace hschool::server::hns {
 namespace {

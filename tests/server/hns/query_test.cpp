@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "server/hns/limits.hpp"
-#include "server/hns/query.hpp"
+#include "server/hns/contract/limits.hpp"
+#include "server/hns/contract/query.hpp"
 
 namespace hschool::server::hns {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "server/hns/limits.hpp"
-#include "server/hns/registration.hpp"
+#include "server/hns/contract/limits.hpp"
+#include "server/hns/contract/registration.hpp"
 
 namespace hschool::server::hns {
 namespace {

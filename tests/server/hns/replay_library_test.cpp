@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "../../sim/hns/hns_test_support.hpp"
-#include "server/hns/replay_library.hpp"
+#include "server/hns/streams/replay_library.hpp"
 
 namespace hschool::server::hns {
 namespace {

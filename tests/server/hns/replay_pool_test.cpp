@@ -1,6 +1,6 @@
 // The pool that draws /replay viewers' frames: every job's frames come when due, in due order, on a
 // few threads; a job that ends or is gone is never run again.
-#include "server/hns/replay_pool.hpp"
+#include "server/hns/streams/replay_pool.hpp"
 
 #include <gtest/gtest.h>
 

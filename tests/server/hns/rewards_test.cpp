@@ -1,7 +1,7 @@
 // The /reward text (spec §2.6): six exact lines per player, identities with spaces as "a:b".
 #include <gtest/gtest.h>
 
-#include "server/hns/rewards.hpp"
+#include "server/hns/contract/rewards.hpp"
 
 namespace hschool::server::hns {
 namespace {

@@ -10,8 +10,8 @@
 #include "../../sim/hns/hns_test_support.hpp"
 #include "../../support/sprite_board.hpp"
 #include "render/hns/scene.hpp"
-#include "server/hns/limits.hpp"
-#include "server/hns/spectator_feed.hpp"
+#include "server/hns/contract/limits.hpp"
+#include "server/hns/streams/spectator_feed.hpp"
 
 namespace hschool::server::hns {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <boost/json.hpp>
 
-#include "server/hns/traffic.hpp"
+#include "server/hns/contract/metrics_file.hpp"
 
 namespace hschool::server::hns {
 namespace {

@@ -1,0 +1,56 @@
+#pragma once
+// What matches report for /metrics. An interface, so the Boost-free matches need not know
+// prometheus-cpp: the server's Metrics implements it; tests pass a null-object.
+#include <cstddef>
+#include <cstdint>
+
+namespace hschool::server::hns {
+
+// Sprite v1 sockets as /metrics counts them (the net::ProtocolTag of /player, /global, /admin,
+// /reward and /replay: 'S').
+inline constexpr std::uint8_t kSpriteTag = 0x53;
+
+class HnsMetrics {
+public:
+    virtual ~HnsMetrics() = default;
+    // A match entered phase `to` and left `from` ("" for none: created, or gone).
+    virtual void match_phase(const char* from, const char* to) = 0;
+    // A seat's policy kind changed ("" for none: seated, or gone).
+    virtual void seat_kind(const char* from, const char* to) = 0;
+    virtual void ticks(std::size_t count) = 0;
+    // Bytes of one stream kind sent in a frame: "player", "global", "reward", "replay", and our
+    // browser's compact streams "global_compact", "replay_compact".
+    virtual void frame_bytes(const char* stream, std::size_t bytes) = 0;
+    // Spectator frames encoded for one match's tick: shared diffs and keyframes (issue 19: one
+    // diff per tick however many spectators watch).
+    virtual void spectator_encodes(std::size_t deltas, std::size_t keyframes) = 0;
+    // Viewers whose backlog was dropped for a keyframe: "global" (live spectators), "replay",
+    // "global_compact", "replay_compact".
+    virtual void viewer_resyncs(const char* stream, std::size_t count) = 0;
+    virtual void decision_latency(double seconds) = 0;
+    // A seat's attempt failed or it played burrow: "timeout", "parse_error", "transport_error",
+    // "throttled", "no_credentials", "budget_guard" (one per fallback record).
+    virtual void fallback(const char* cause) = 0;
+    // A request, socket or message refused by a hide-and-seek budget (the reason names the budget).
+    virtual void refused(const char* reason) = 0;
+    // Leagues (issue 33): running leagues went up or down by `delta`; a league archived a match.
+    // Not pure, so implementations written before leagues need not know them.
+    virtual void leagues_running(int delta) { (void)delta; }
+    virtual void league_match_played() {}
+};
+
+// For tests and tools that run matches without a /metrics page.
+class NoHnsMetrics final : public HnsMetrics {
+public:
+    void match_phase(const char*, const char*) override {}
+    void seat_kind(const char*, const char*) override {}
+    void ticks(std::size_t) override {}
+    void frame_bytes(const char*, std::size_t) override {}
+    void spectator_encodes(std::size_t, std::size_t) override {}
+    void viewer_resyncs(const char*, std::size_t) override {}
+    void decision_latency(double) override {}
+    void fallback(const char*) override {}
+    void refused(const char*) override {}
+};
+
+}  // namespace hschool::server::hns
