@@ -10,11 +10,9 @@
 #include <string>
 #include <string_view>
 
-#include "sim/hns/expected.hpp"
+#include "server/hns/contract/expected.hpp"
 
 namespace hschool::server::hns {
-
-using sim::hns::Expected;
 
 // Bitworld runtime.nim: RuntimeDefaultHost and RuntimeDefaultPort.
 inline constexpr const char* kDropInDefaultHost = "0.0.0.0";

@@ -102,4 +102,20 @@ bool match_view_from_json(std::string_view text, MatchView& v) {
     return !v.id.empty();
 }
 
+const char* match_phase_text(sim::hns::GamePhase phase) {
+    switch (phase) {
+    case sim::hns::GamePhase::Lobby: return "lobby";
+    case sim::hns::GamePhase::Playing: return "playing";
+    case sim::hns::GamePhase::GameOver: return "game_over";
+    }
+    return "lobby";
+}
+
+std::string end_reason_of(std::string_view results_json) {
+    json::error_code ec;
+    const auto parsed = json::parse(results_json, ec);
+    if (ec || !parsed.is_object()) return "";
+    return str(parsed.as_object(), "reason");
+}
+
 }  // namespace hschool::server::hns

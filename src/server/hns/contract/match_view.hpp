@@ -3,7 +3,10 @@
 // every frame, read by HTTP handlers without touching the sim.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "sim/hns/state.hpp"
 
 namespace hschool::server::hns {
 
@@ -37,5 +40,10 @@ struct MatchView {
 std::string match_view_json(const MatchView& view, bool with_results);
 // A view back from its JSON (archived summaries); false on anything malformed.
 bool match_view_from_json(std::string_view json, MatchView& view);
+
+// The view's words for the sim's phase: lobby, playing, game_over (also /metrics' labels).
+const char* match_phase_text(sim::hns::GamePhase phase);
+// Why a match ended, as its results JSON says ("reason"); "" when it says nothing readable.
+std::string end_reason_of(std::string_view results_json);
 
 }  // namespace hschool::server::hns

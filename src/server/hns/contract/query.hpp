@@ -6,11 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "sim/hns/expected.hpp"
+#include "server/hns/contract/expected.hpp"
 
 namespace hschool::server::hns {
-
-using sim::hns::Expected;
 
 struct QueryParams {
     std::vector<std::pair<std::string, std::string>> items;  // in request order

@@ -3,10 +3,24 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
+#include <iterator>
+
 #include "server/hns/contract/limits.hpp"
 
 namespace hschool::server::hns {
 namespace {
+
+// By PolicyKind: the reference's word, then ours.
+struct KindWords {
+    const char* record;
+    const char* rest;
+};
+constexpr KindWords kKindWords[] = {{"scripted", "scripted"}, {"external", "external"}, {"llm", "prompt"}, {"manual", "manual"}};
+
+const KindWords& words_of(PolicyKind kind) {
+    const auto i = static_cast<std::size_t>(kind);
+    return kKindWords[i < std::size(kKindWords) ? i : 0];
+}
 
 std::string string_field(const boost::json::object& object, std::string_view key) {
     const auto* value = object.if_contains(key);
@@ -28,15 +42,8 @@ Expected<Registration> parse_registration(std::string_view text) {
                                                    string_field(object, "scripted"), string_field(object, "mode")});
 }
 
-const char* policy_kind_text(PolicyKind kind) {
-    switch (kind) {
-    case PolicyKind::Scripted: return "scripted";
-    case PolicyKind::External: return "external";
-    case PolicyKind::Prompt: return "llm";
-    case PolicyKind::Manual: return "manual";
-    }
-    return "scripted";
-}
+const char* policy_kind_text(PolicyKind kind) { return words_of(kind).record; }
+const char* seat_kind_text(PolicyKind kind) { return words_of(kind).rest; }
 
 SeatPolicy seat_policy(const Registration* registration) {
     SeatPolicy policy;

@@ -6,11 +6,9 @@
 #include <string_view>
 
 #include "sim/hns/baselines.hpp"
-#include "sim/hns/expected.hpp"
+#include "server/hns/contract/expected.hpp"
 
 namespace hschool::server::hns {
-
-using sim::hns::Expected;
 
 // The register fields; a field of the wrong JSON type reads as "" (the reference's getStr).
 struct Registration {
@@ -32,10 +30,14 @@ Expected<Registration> parse_registration(std::string_view text);
 enum class PolicyKind {
     Scripted,  // a baseline plays the seat
     External,  // decision frames out, orders:<game>:<turn>:<json> back
-    Prompt,    // the reference's llm kind: we call no model; burrow plays with a fallback record
+    Prompt,    // the reference's llm kind: the server's language model plays it (llm/), else burrow with a fallback record
     Manual,    // ours: the seat's own 0x84 mask drives the cog
 };
+// The kind as the replay's records and the sim's results name it (the reference's: scripted,
+// external, llm, manual).
 const char* policy_kind_text(PolicyKind kind);
+// The kind as the REST's seats and /metrics name it (ours: a prompt seat is "prompt").
+const char* seat_kind_text(PolicyKind kind);
 
 struct SeatPolicy {
     PolicyKind kind = PolicyKind::Scripted;

@@ -145,8 +145,12 @@ std::shared_ptr<LiveMatch> HnsHub::launch(const std::string& variant, sh::GameCo
     setup.max_viewers_per_address = options_.max_viewers_per_address_per_match;
     setup.max_ticks_per_second = options_.max_ticks_per_second;
     setup.start_ms = static_cast<std::uint64_t>(util::unix_ms());
-    auto match = std::make_shared<LiveMatch>(std::move(setup), *this, metrics_);
-    if (!match->prepare(error)) return nullptr;
+    auto opened = LiveMatch::open(std::move(setup), *this, metrics_);
+    if (!opened) {
+        error = opened.error;
+        return nullptr;
+    }
+    std::shared_ptr<LiveMatch> match = std::move(*opened);
     {
         std::lock_guard lock(mutex_);
         if (stopping_) {

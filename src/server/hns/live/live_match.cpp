@@ -1,159 +1,42 @@
 // The match loop (spec §2.7): collect what the sockets sent, run the decision turn, compile the
 // masks, step, record hashes, clear the ready flags, send the frames, then wait for the next frame
-// time, or less in fast mode when every seated socket is ready. Seats and turns: live_seats.cpp.
+// time, or less in fast mode when every seated socket is ready.
 #include "server/hns/live/live_match.hpp"
 
-#include "net/thread_role.hpp"
-
 #include <algorithm>
-#include <atomic>
 
-#include "protocol/sprite_v1.hpp"
-#include "server/hns/contract/limits.hpp"
-#include "server/hns/streams/budget.hpp"
-#include "server/hns/live/live_match_state.hpp"
-#include "server/hns/live/live_seats.hpp"
-#include "sim/hns/records.hpp"
+#include "server/hns/contract/pacing.hpp"
 #include "util/wall_clock.hpp"
 
 namespace hschool::server::hns {
 
-namespace sv = protocol::sprite_v1;
+namespace sh = sim::hns;
 
-// ---- the socket side: decodes on the network thread, posts what the match needs ----
-
-class LiveMatch::Sink final : public net::WsHandler {
-public:
-    Sink(std::weak_ptr<LiveMatch> match, int socket, Endpoint endpoint, bool controls, bool compact = false)
-        : match_(std::move(match)), socket_(socket), endpoint_(endpoint), controls_(controls), compact_(compact) {}
-    // A viewer's place in the match's viewer budget, given back when the socket ends.
-    void hold(std::shared_ptr<net::ConnectionLimiter> limiter, net::ConnectionLimiter::Slot slot) {
-        limiter_ = std::move(limiter);
-        slot_ = std::move(slot);
-    }
-
-    void on_open(std::shared_ptr<net::WsConnection> peer) override {
-        peer_ = peer;
-        MatchEvent e;
-        e.kind = MatchEvent::Kind::Attach;
-        e.endpoint = endpoint_;
-        e.controls = controls_;
-        e.compact = compact_;
-        e.peer = std::move(peer);
-        post(std::move(e));
-    }
-
-    void on_message(protocol::ByteView message, bool text) override {
-        if (closed_) return;
-        if (text) return refuse(net::close_code::kInvalidPayload, "Sprite v1 is binary: text frames are not accepted");
-        // 0x85 and 0x87 count only as a whole 1-byte message (§1.2, §2.7); bundled, they are ignored.
-        if (sv::is_standalone_ready(message)) {
-            if (endpoint_ == Endpoint::Player) post(make_event(MatchEvent::Kind::Ready));
-            return;
-        }
-        if (sv::is_standalone_sprites_off(message)) return post(make_event(MatchEvent::Kind::SpritesOff));
-        auto decoded = sv::decode_client(message);
-        if (!decoded) return refuse(net::close_code::kInvalidPayload, sv::describe(decoded.error()));
-        std::optional<std::uint8_t> last_mask;  // a message of thousands of masks counts as its last one
-        for (auto& m : *decoded) {
-            if (auto* t = std::get_if<sv::InputText>(&m)) {
-                if (t->text.size() > kMaxInputTextBytes) return refuse(net::close_code::kMessageTooBig, "text input over 4096 bytes");
-                MatchEvent e = make_event(MatchEvent::Kind::Text);
-                e.text = sv::printable_text(t->text);
-                e.at = SteadyClock::now();
-                post(std::move(e));
-            } else if (auto* in = std::get_if<sv::PlayerInput>(&m)) {
-                last_mask = in->mask;
-            } else if (auto* debug = std::get_if<sv::DebugSprites>(&m)) {
-                if (!within_debug_allowance(debug->payload.size()))
-                    return refuse(net::close_code::kPolicyViolation, "debug sprites over 32 KiB per tick");
-            }
-            // Mouse messages are stored by the reference and never used: dropped here.
-        }
-        if (last_mask) {
-            MatchEvent e = make_event(MatchEvent::Kind::Mask);
-            e.mask = *last_mask;
-            post(std::move(e));
-        }
-    }
-
-    void on_closed() override {
-        if (closed_.exchange(true)) return;
-        slot_.release();
-        post(make_event(MatchEvent::Kind::Closed));
-    }
-
-private:
-    // 0x86 bytes are counted per frame of the match (the reference's 32 KiB per player per tick).
-    bool within_debug_allowance(std::size_t bytes) {
-        auto match = match_.lock();
-        const std::uint64_t frame = match ? match->frames_sent() : 0;
-        if (frame != debug_frame_) {
-            debug_frame_ = frame;
-            debug_bytes_ = 0;
-        }
-        debug_bytes_ += bytes;
-        return debug_bytes_ <= sv::kMaxDebugSpritesBytes;
-    }
-    void refuse(std::uint16_t code, const std::string& reason) {
-        if (auto peer = peer_.lock()) peer->close(code, reason.c_str());
-    }
-    void post(MatchEvent e) {
-        e.socket = socket_;
-        if (auto match = match_.lock()) match->post(std::move(e));
-    }
-
-    std::weak_ptr<LiveMatch> match_;
-    const int socket_;
-    const Endpoint endpoint_;
-    const bool controls_;
-    const bool compact_;  // a spectator that asked for the compact stream
-    std::weak_ptr<net::WsConnection> peer_;
-    std::atomic<bool> closed_{false};
-    std::uint64_t debug_frame_ = 0;  // network thread only
-    std::size_t debug_bytes_ = 0;
-    std::shared_ptr<net::ConnectionLimiter> limiter_;  // outlives slot_ (declared first, destroyed last)
-    net::ConnectionLimiter::Slot slot_;
-};
-
-// ---- construction, admission, control ----
-
-LiveMatch::LiveMatch(MatchSetup setup, MatchListener& listener, HnsMetrics& metrics)
-    : setup_(std::move(setup)), listener_(listener), metrics_(metrics) {
-    published_.id = setup_.id;
-    published_.variant = setup_.variant;
-    published_.game_version = std::string(sim::hns::game_version_text(setup_.config.gameVersion));
-    published_.is_default = setup_.is_default;
-    viewer_limiter_ = std::make_shared<net::ConnectionLimiter>(setup_.max_viewers, setup_.max_viewers_per_address);
+Expected<std::shared_ptr<LiveMatch>> LiveMatch::open(MatchSetup setup, MatchListener& listener, HnsMetrics& metrics) {
+    auto created = sh::Sim::create(setup.config);
+    if (!created) return Expected<std::shared_ptr<LiveMatch>>::fail(created.error);
+    auto match = std::make_shared<LiveMatch>(std::move(setup), std::move(*created), listener, metrics);
+    match->publish_view();
+    metrics.match_phase("", "lobby");
+    return Expected<std::shared_ptr<LiveMatch>>::ok(std::move(match));
 }
+
+LiveMatch::LiveMatch(MatchSetup setup, sh::Sim sim, MatchListener& listener, HnsMetrics& metrics)
+    : setup_(std::move(setup)),
+      listener_(listener),
+      metrics_(metrics),
+      gate_(setup_.config, setup_.max_viewers, setup_.max_viewers_per_address, metrics),
+      game_(std::move(sim), setup_.config, setup_.start_ms),
+      seats_(setup_.bots, metrics),
+      turns_([this] {  // a prompt seats' model wait ends when the match is stopped
+          std::lock_guard lock(mutex_);
+          return stop_requested_;
+      }) {}
 
 LiveMatch::~LiveMatch() {
-    {
-        std::lock_guard lock(mutex_);
-        stop_requested_ = true;
-    }
-    wake_.notify_all();
+    request_stop();
     if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
     else if (thread_.joinable()) thread_.detach();
-}
-
-bool LiveMatch::prepare(std::string& error) {
-    auto created = sim::hns::Sim::create(setup_.config);
-    if (!created) {
-        error = created.error;
-        return false;
-    }
-    rt_ = std::make_unique<MatchRuntime>(std::move(*created));
-    rt_->start_ms = setup_.start_ms;
-    rt_->writer = sim::hns::ReplayWriter(sim::hns::config_to_json(setup_.config), setup_.start_ms, setup_.config.gameVersion);
-    for (int s = kSeats - std::clamp(setup_.bots, 0, kSeats); s < kSeats; ++s) rt_->seats[s].bot = true;
-    rt_->stopping = [this] {  // a prompt seats' model wait ends when the match is stopped
-        std::lock_guard lock(mutex_);
-        return stop_requested_;
-    };
-    published_ = view_of(*rt_, setup_);
-    metrics_.match_phase("", "lobby");
-    return true;
 }
 
 void LiveMatch::start(net::ThreadLauncher& launcher) {
@@ -161,12 +44,17 @@ void LiveMatch::start(net::ThreadLauncher& launcher) {
 }
 
 void LiveMatch::stop() {
+    request_stop();
+    if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
+}
+
+void LiveMatch::request_stop() {
     {
         std::lock_guard lock(mutex_);
         stop_requested_ = true;
     }
+    gate_.shut();
     wake_.notify_all();
-    if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
 }
 
 bool LiveMatch::ended() const {
@@ -179,100 +67,19 @@ MatchView LiveMatch::view() const {
     return published_;
 }
 
-std::optional<Rejection> LiveMatch::check_player(const QueryParams& query) const {
-    std::lock_guard lock(mutex_);
-    if (ended_ || stop_requested_) return Rejection{409, "match is over\n"};
-    Roster roster = roster_of(setup_.config);
-    roster.kicked.assign(kicked_.begin(), kicked_.end());
-    auto admitted = admit_player(player_request(query), roster);
-    if (auto* r = std::get_if<Rejection>(&admitted)) return *r;
-    return std::nullopt;
-}
-
 std::variant<Rejection, std::shared_ptr<net::WsHandler>> LiveMatch::admit(Endpoint endpoint, const QueryParams& query, bool controls,
-                                                                    const std::string& address) {
-    std::lock_guard lock(mutex_);
-    if (ended_ || stop_requested_) return Rejection{409, "match is over\n"};
-    if (endpoint != Endpoint::Player) {
-        bool compact = false;
-        if (endpoint == Endpoint::Global) {
-            if (auto refused = admit_viewer(query); auto* r = std::get_if<Rejection>(&refused)) return *r;
-            const auto stream = viewer_stream(query);
-            if (auto* r = std::get_if<Rejection>(&stream)) return *r;
-            compact = std::get<ViewerStream>(stream) == ViewerStream::Compact;
-        }
-        net::ConnectionLimiter::Slot slot;
-        static constexpr BudgetAnswers kViewers{"viewers_per_match", "this match has as many viewers as it can take\n",
-                                                "viewers_per_address", "too many viewers of this match from this address\n",
-                                                kViewerRetryAfterSeconds};
-        if (auto refused = refusal_of(viewer_limiter_->try_admit(address, slot), kViewers, metrics_)) return *refused;
-        auto sink = std::make_shared<Sink>(weak_from_this(), next_socket_++, endpoint, controls, compact);
-        sink->hold(viewer_limiter_, std::move(slot));
-        return std::shared_ptr<net::WsHandler>(std::move(sink));
-    }
-    Roster roster = roster_of(setup_.config);
-    for (const auto& [id, claim] : claims_) roster.names_in_use.push_back(claim.identity);
-    roster.names_in_use.insert(roster.names_in_use.end(), kicked_.begin(), kicked_.end());
-    roster.kicked.assign(kicked_.begin(), kicked_.end());
-    auto admitted = admit_player(player_request(query), roster);
-    if (auto* r = std::get_if<Rejection>(&admitted)) return *r;
-    auto& player = std::get<AdmittedPlayer>(admitted);
-    std::vector<SeatClaim> sockets;
-    for (const auto& [id, claim] : claims_) sockets.push_back(claim);
-    const SeatAdmission seat = admit_to_seat(player, sockets, seats_, roster_has_tokens(roster));
-    if (seat.refused) return *seat.refused;
-    const int socket = next_socket_++;
-    if (seat.replaces) claims_.erase(seat.replaces);
-    claims_[socket] = SeatClaim{player.identity, player.slot, player.token, socket};
-    MatchEvent join = make_event(MatchEvent::Kind::Join);  // ahead of the socket's attach in the inbox
-    join.socket = socket;
-    join.text = player.identity;
-    join.token = player.token;
-    join.slot = player.slot;
-    join.replaces = seat.replaces;
-    inbox_.push_back(std::move(join));
-    return std::shared_ptr<net::WsHandler>(std::make_shared<Sink>(weak_from_this(), socket, endpoint, true));
+                                                                          const std::string& address) {
+    auto admitted = gate_.admit(endpoint, query, controls, address, weak_from_this());
+    if (auto* refused = std::get_if<Rejection>(&admitted)) return *refused;
+    auto& door = std::get<MatchGate::Admitted>(admitted);
+    if (door.join) post(std::move(*door.join));  // ahead of anything the socket sends (its attach comes after the upgrade)
+    return std::move(door.handler);
 }
 
 ControlDecision LiveMatch::control(ControlRoute route, std::string_view method, const QueryParams& query) {
-    ControlDecision decision = decide_control(route, method, query, ControlState{});
-    if (!decision.queue_restart && decision.kick_identity.empty()) return decision;
-    const auto refuse = [&](const char* text, const char* reason, int retry_after) {
-        metrics_.refused(reason);
-        ControlDecision refused;
-        refused.status = 429;
-        refused.body = text;
-        refused.retry_after_seconds = retry_after;
-        return refused;
-    };
-    MatchEvent e = make_event(decision.queue_restart ? MatchEvent::Kind::Restart : MatchEvent::Kind::Kick);
-    e.text = decision.kick_identity;
-    {
-        std::lock_guard lock(mutex_);
-        if (decision.queue_restart) {
-            if (restart_pending_) return decision;  // a restart pending is a restart pending
-            const auto now = std::chrono::steady_clock::now();
-            if (last_restart_ != std::chrono::steady_clock::time_point{} &&
-                now - last_restart_ < std::chrono::milliseconds(kMinRestartIntervalMs))
-                return refuse(kRestartTooSoonText, "restart_interval", 1);
-            restart_pending_ = true;
-            last_restart_ = now;
-        } else {
-            if (kicked_.count(decision.kick_identity)) return decision;  // kicked already: nothing new to do
-            if (kicked_.size() >= kMaxKicksPerMatch) return refuse(kKickListFullText, "kick_list", 60);
-            kicked_.insert(decision.kick_identity);
-        }
-    }
-    post(std::move(e));
+    auto [decision, event] = gate_.control(route, method, query);
+    if (event) post(std::move(*event));
     return decision;
-}
-
-void LiveMatch::publish_seats() {
-    std::vector<SeatClaim> seats = seat_claims(*rt_);
-    if (seats == rt_->published_claims) return;
-    rt_->published_claims = seats;
-    std::lock_guard lock(mutex_);
-    seats_ = std::move(seats);
 }
 
 void LiveMatch::post(MatchEvent event) {
@@ -280,9 +87,10 @@ void LiveMatch::post(MatchEvent event) {
     // What a socket sends is droppable when the match is this far behind; what changes the match's
     // shape (joins, attaches, closes, controls) never is, and is bounded by the socket caps.
     const bool droppable = event.kind == K::Mask || event.kind == K::Ready || event.kind == K::SpritesOff || event.kind == K::Text;
+    const bool closed = event.kind == K::Closed;
+    const int socket = event.socket;
     {
         std::lock_guard lock(mutex_);
-        if (event.kind == K::Closed) claims_.erase(event.socket);
         if (droppable && inbox_.size() >= kMaxInboxEvents) {
             metrics_.refused("match_inbox");
             return;
@@ -290,23 +98,81 @@ void LiveMatch::post(MatchEvent event) {
         inbox_.push_back(std::move(event));
     }
     wake_.notify_one();
+    // After its close is queued: a re-dial admitted from now on joins behind it and finds the seat free.
+    if (closed) gate_.closed(socket);
 }
 
-void LiveMatch::request_stop() {
-    {
-        std::lock_guard lock(mutex_);
-        stop_requested_ = true;
+void LiveMatch::publish_seats() {
+    std::vector<SeatClaim> claims = seats_.claims();
+    if (claims == published_claims_) return;
+    published_claims_ = claims;
+    gate_.publish(std::move(claims));
+}
+
+void LiveMatch::publish_view() {
+    MatchView view = match_view_of(game_.sim(), seats_, setup_.id, setup_.variant, setup_.is_default);
+    std::lock_guard lock(mutex_);
+    published_ = std::move(view);
+}
+
+// ---- the match thread ----
+
+void LiveMatch::handle(MatchEvent& e) {
+    using K = MatchEvent::Kind;
+    switch (e.kind) {
+    case K::Join: return seats_.join(e, game_.sim());
+    case K::Attach: return seats_.attach(e);
+    case K::Restart: return restart();
+    case K::Kick: return seats_.kick(e.text);
+    default: break;
     }
-    wake_.notify_all();
+    MatchSocket* socket = seats_.socket(e.socket);
+    if (!socket) return;
+    switch (e.kind) {
+    case K::Text: return on_text(*socket, e);
+    case K::Mask: socket->mask = e.mask; return;
+    case K::Ready: socket->ready = true; return;
+    case K::SpritesOff: socket->stream.set_sprites_off(true); return;
+    case K::Closed: return seats_.closed(game_, e.socket);
+    default: return;
+    }
 }
 
-// ---- the loop ----
+void LiveMatch::on_text(const MatchSocket& socket, const MatchEvent& e) {
+    if (socket.endpoint == Endpoint::Global) {
+        if (socket.controls) speed_index_ = apply_live_speed_keys(speed_index_, e.text);
+        return;
+    }
+    if (socket.endpoint != Endpoint::Player) return;
+    if (seats_.register_text(game_, e.socket, e.text)) return;
+    turns_.reply(game_, seats_, e.socket, socket.player_index, e.text, e.at);
+}
+
+void LiveMatch::restart() {
+    if (!game_.restart()) return;
+    seats_.restart();
+    turns_.reset();
+    speed_index_ = kDefaultSpeedIndex;
+}
+
+PaceDecision LiveMatch::frame_due(SteadyClock::duration since_last_frame) const {
+    PaceInput input;
+    input.elapsed_us = std::chrono::duration_cast<std::chrono::microseconds>(since_last_frame).count();
+    input.fast_mode = setup_.config.fastMode;
+    input.all_ready = all_active_ready(seats_.pace_sockets(), static_cast<int>(game_.sim().players().size()));
+    return pace(input);
+}
+
+std::uint8_t LiveMatch::mask_of(int slot) {
+    if (slot >= kSeats) return 0;
+    if (seats_.manual(slot)) return seats_.manual_mask(slot);
+    return game_.driver().compile_mask(game_.sim(), turns_.order(slot), slot);
+}
 
 void LiveMatch::run() {
     net::take_thread_role(("hns-" + setup_.id).c_str(), kMatchNice);
-    MatchRuntime& rt = *rt_;
-    rt.loop_start = SteadyClock::now();
-    auto last_return = rt.loop_start;
+    loop_start_ = SteadyClock::now();
+    auto last_return = loop_start_;
     const auto wall_budget = std::chrono::seconds(std::max(1, setup_.config.wallClockBudgetSeconds));
     const auto turn_budget = std::chrono::milliseconds(std::max(1, setup_.config.turnBudgetMs));
     const int max_tps = std::max(1, setup_.max_ticks_per_second);
@@ -318,58 +184,53 @@ void LiveMatch::run() {
         // the ceiling holds the next frame back, only a stop wakes the match.
         {
             std::unique_lock lock(mutex_);
-            const auto frame_due = last_return + std::chrono::microseconds(kFrameMicros);
-            const auto due = rt.turn_waiting ? rt.turn_dispatched + turn_budget : frame_due;
+            const auto frame_due_at = last_return + std::chrono::microseconds(kFrameMicros);
+            const auto due = turns_.waiting() ? turns_.dispatched() + turn_budget : frame_due_at;
             if (SteadyClock::now() < not_before) wake_.wait_until(lock, not_before, [&] { return stop_requested_; });
             else wake_.wait_until(lock, due, [&] { return stop_requested_ || !inbox_.empty(); });
             events.swap(inbox_);
-            if (restart_pending_) {
-                for (const auto& e : events)
-                    if (e.kind == MatchEvent::Kind::Restart) restart_pending_ = false;
-            }
+            // The restart queued is taken: the next one may queue (within the same lock as the swap).
+            if (std::any_of(events.begin(), events.end(), [](const MatchEvent& e) { return e.kind == MatchEvent::Kind::Restart; }))
+                gate_.restart_taken();
             stopped = stop_requested_;
         }
         if (stopped) break;
-        for (auto& e : events) handle_event(rt, e, metrics_);
+        for (auto& e : events) handle(e);
         if (!events.empty()) publish_seats();
         events.clear();
         const auto now = SteadyClock::now();
 
-        if (rt.turn_waiting) {
-            if (!turn_settled_now(rt, now, turn_budget)) continue;
-            finish_turn(rt, now, metrics_);
-        } else if (const auto due = frame_due_now(rt, now - last_return, setup_.config.fastMode); due == PaceDecision::Wait) {
+        if (turns_.waiting()) {
+            if (!turns_.settled(seats_, now, turn_budget)) continue;
+            turns_.finish(game_, now, metrics_);
+        } else if (const auto due = frame_due(now - last_return); due == PaceDecision::Wait) {
             continue;
-        } else if (rt.sim.phase() == sim::hns::GamePhase::Playing) {
-            count_frame(rt.frames, due, std::chrono::duration_cast<std::chrono::microseconds>(now - last_return).count());
+        } else if (game_.sim().phase() == sh::GamePhase::Playing) {
+            count_frame(frames_, due, std::chrono::duration_cast<std::chrono::microseconds>(now - last_return).count());
         }
         // The wall-clock stop (§2.9): record, force, zero masks, one last step, hash, quit.
-        if (now - rt.loop_start >= wall_budget && !rt.sim.finished()) {
-            wall_clock_stop(rt);
-            send_frames(rt, metrics_);
+        if (now - loop_start_ >= wall_budget && !game_.sim().finished()) {
+            game_.wall_clock_stop();
+            streams_.send(game_.sim(), seats_, metrics_);
             break;
         }
-        if (!rt.turn_waiting) {
-            admit_pending(rt, setup_, listener_, metrics_);
+        if (!turns_.waiting()) {
+            seats_.admit_pending(game_, [this](int slot, const std::string& message) { listener_.on_player_failure(setup_.id, slot, message); });
             publish_seats();
-            if (begin_turn(rt, now, metrics_)) continue;  // external seats are deciding: no step yet
+            // External seats are deciding: no step yet.
+            if (turns_.begin(game_, seats_, now, std::chrono::duration_cast<std::chrono::seconds>(now - loop_start_), metrics_)) continue;
         }
-        const int ticks_before = rt.sim.tick_count();
-        step_frame(rt, metrics_);
-        for (auto& [id, s] : rt.sockets) s.pace.ready = false;
+        const int ticks_before = game_.sim().tick_count();
+        game_.step(ticks_per_frame(speed_index_), [this](int slot) { return mask_of(slot); }, metrics_);
+        seats_.clear_ready();
         // A replay that would outgrow the archive ends the match first, the way the wall clock does.
-        if (rt.writer.bytes().size() >= kMaxLiveReplayBytes && !rt.sim.finished()) {
-            wall_clock_stop(rt);
-            rt.end_reason = "replay_limit";
+        if (game_.replay_full() && !game_.sim().finished()) {
+            game_.wall_clock_stop();
+            end_reason_ = "replay_limit";
             metrics_.refused("replay_size");
         }
-        {
-            // Published before the frames go out: a client that saw a tick finds it (or later) in the REST.
-            MatchView view = view_of(rt, setup_);
-            std::lock_guard lock(mutex_);
-            published_ = std::move(view);
-        }
-        send_frames(rt, metrics_);
+        publish_view();  // before the frames go out: a client that saw a tick finds it (or later) in the REST
+        streams_.send(game_.sim(), seats_, metrics_);
         frames_sent_.fetch_add(1, std::memory_order_relaxed);
         // The limiter returned when it let this frame go (§2.7), not when the frame was sent, and a
         // frame let go a little late keeps the 24 Hz grid: neither a thousand spectators to send to
@@ -377,47 +238,47 @@ void LiveMatch::run() {
         const auto period = std::chrono::microseconds(kFrameMicros);
         last_return = now - last_return >= period && now - last_return < 2 * period ? last_return + period : now;
         not_before = last_return + std::chrono::microseconds(
-                                       static_cast<std::int64_t>(rt.sim.tick_count() - ticks_before) * 1'000'000 / max_tps);
-        if (rt.sim.finished() || !rt.end_reason.empty()) break;
+                                       static_cast<std::int64_t>(game_.sim().tick_count() - ticks_before) * 1'000'000 / max_tps);
+        if (game_.sim().finished() || !end_reason_.empty()) break;
     }
     finish(stopped);
 }
 
 void LiveMatch::finish(bool stopped) {
-    MatchRuntime& rt = *rt_;
+    const sh::Sim& sim = game_.sim();
     FinishedMatch done;
     if (!stopped) {
-        done.results = rt.sim.results_json();
-        rt.writer.chat(sim::hns::replay_tick_time(rt.sim.tick_count()), 0, sim::hns::result_record(done.results));
-        done.replay = rt.writer.bytes();
+        done.results = sim.results_json();
+        done.replay = game_.close_replay(done.results);
         std::vector<SeatMetrics> seats;
-        const auto& players = rt.sim.players();
-        for (std::size_t s = 0; s < players.size() && s < rt.traffic.size(); ++s)
-            seats.push_back(SeatMetrics{static_cast<int>(s), players[s].address, rt.traffic[s]});
-        done.metrics = metrics_json(rt.sim.tick_count(), rt.frames, seats);
+        const auto& players = sim.players();
+        for (std::size_t s = 0; s < players.size() && s < streams_.traffic().size(); ++s)
+            seats.push_back(SeatMetrics{static_cast<int>(s), players[s].address, streams_.traffic()[s]});
+        done.metrics = metrics_json(sim.tick_count(), frames_, seats);
     }
     done.owner_hash = setup_.owner_hash;
-    MatchView view = view_of(rt, setup_);
+    MatchView view = match_view_of(sim, seats_, setup_.id, setup_.variant, setup_.is_default);
     view.phase = stopped ? "stopped" : "finished";
     view.finished_at_ms = util::unix_ms();
     view.results_json = done.results;
-    view.end_reason = stopped ? "stopped" : !rt.end_reason.empty() ? rt.end_reason : end_reason_of(done.results);
-    metrics_.match_phase(rt.phase_text.c_str(), "");
-    for (auto& seat : rt.seats)
-        if (seat.seated) metrics_.seat_kind(kind_text(seat.policy.kind), "");
+    view.end_reason = stopped ? "stopped" : !end_reason_.empty() ? end_reason_ : end_reason_of(done.results);
+    metrics_.match_phase(game_.phase_reported().c_str(), "");
+    seats_.forget_kinds();
     done.view = view;
     {
         std::lock_guard lock(mutex_);
         published_ = view;
         ended_ = true;
     }
+    gate_.shut();
     // Archived (and drop-in files written) before the sockets hear 1000, so a client that reacts to
     // the close finds the results and the replay.
     if (!stopped) listener_.on_match_finished(setup_.id, std::move(done));
-    for (auto& [id, s] : rt.sockets) {
+    for (auto& [id, s] : seats_.sockets()) {
+        // 1000: the match is over, its results are in the REST; 1001: it was stopped.
         if (s.peer) s.peer->close(stopped ? net::close_code::kGoingAway : net::close_code::kNormal, stopped ? "match ended" : "match over");
     }
-    rt.sockets.clear();
+    seats_.sockets().clear();
 }
 
 }  // namespace hschool::server::hns

@@ -1,41 +1,42 @@
 #pragma once
 // One live hide-and-seek match on its own thread (spec §2.7's loop): seats join over /player,
 // spectators over /global and /admin, reward readers over /reward. Its thread alone touches the
-// sim; sockets reach it through an inbox, so a match that waits for a decision or a slow seat
-// delays only itself — never the arena, the schools or another match.
-#include <array>
+// game; sockets reach it through its inbox, so a match that waits for a decision or a slow seat
+// delays only itself — never the arena, the schools or another match. The loop's parts: the door
+// (match_gate), the game (match_game), the seats (match_seats), the turns (match_turns) and what
+// goes out (match_streams).
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <functional>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <variant>
 #include <vector>
 
-#include "net/connection_limiter.hpp"
 #include "net/thread_role.hpp"
+#include "net/ws_connection.hpp"
 #include "server/hns/contract/admission.hpp"
 #include "server/hns/contract/control.hpp"
 #include "server/hns/contract/hns_metrics.hpp"
 #include "server/hns/contract/limits.hpp"
 #include "server/hns/contract/match_view.hpp"
-#include "net/ws_connection.hpp"
+#include "server/hns/contract/metrics_file.hpp"
 #include "server/hns/contract/query.hpp"
+#include "server/hns/live/match_event.hpp"
+#include "server/hns/live/match_game.hpp"
+#include "server/hns/live/match_gate.hpp"
+#include "server/hns/live/match_seats.hpp"
+#include "server/hns/live/match_streams.hpp"
+#include "server/hns/live/match_turns.hpp"
 #include "sim/hns/config.hpp"
+#include "server/hns/contract/expected.hpp"
 
 namespace hschool::server::hns {
-
-enum class Endpoint { Player, Global, Reward };
-
-struct MatchEvent;
-struct MatchRuntime;
 
 struct MatchSetup {
     std::string id;
@@ -56,7 +57,7 @@ struct FinishedMatch {
     MatchView view;
     std::string replay;   // COWLDHNS bytes
     std::string results;  // results JSON
-    std::string metrics;  // the metrics file's JSON (traffic.hpp)
+    std::string metrics;  // the metrics file's JSON (metrics_file.hpp)
     std::string owner_hash;
 };
 
@@ -69,15 +70,15 @@ public:
     virtual void on_player_failure(const std::string& /*id*/, int /*slot*/, const std::string& /*message*/) {}
 };
 
-class LiveMatch : public std::enable_shared_from_this<LiveMatch> {
+class LiveMatch final : public MatchInbox, public std::enable_shared_from_this<LiveMatch> {
 public:
-    LiveMatch(MatchSetup setup, MatchListener& listener, HnsMetrics& metrics);
-    ~LiveMatch();  // stops and joins
+    // Builds the match's sim (a big room takes milliseconds); why not, when the config cannot make one.
+    static Expected<std::shared_ptr<LiveMatch>> open(MatchSetup setup, MatchListener& listener, HnsMetrics& metrics);
+    LiveMatch(MatchSetup setup, sim::hns::Sim sim, MatchListener& listener, HnsMetrics& metrics);  // open() makes one
+    ~LiveMatch() override;  // stops and joins
     LiveMatch(const LiveMatch&) = delete;
     LiveMatch& operator=(const LiveMatch&) = delete;
 
-    // Builds the sim; false (with the reason) when the config cannot make one.
-    bool prepare(std::string& error);
     // Its thread comes from `launcher`, so it runs before replay viewers whoever created the match.
     void start(net::ThreadLauncher& launcher);
     // Ends the match now without archiving it; sockets get 1001. Not from the match's own thread.
@@ -91,45 +92,53 @@ public:
     bool is_default() const { return setup_.is_default; }
     bool ended() const;  // finished or stopped: the thread has left its loop (or is about to)
 
-    // Before the upgrade: a 403/409 answer, or the sink the upgraded socket talks to. controls: a
+    // Before the upgrade: a 403/409 answer, or the handler the upgraded socket talks to. controls: a
     // /global socket whose speed keys count (open mode, or an owner's or the operator's token).
     std::variant<Rejection, std::shared_ptr<net::WsHandler>> admit(Endpoint endpoint, const QueryParams& query, bool controls = true,
-                                                             const std::string& address = {});
+                                                                   const std::string& address = {});
     ControlDecision control(ControlRoute route, std::string_view method, const QueryParams& query);
     // /client/player's check: the 403/409 the /player upgrade would answer for this slot and token,
     // without taking (or asking for) a seat.
-    std::optional<Rejection> check_player(const QueryParams& query) const;
+    std::optional<Rejection> check_player(const QueryParams& query) const { return gate_.check_player(query); }
     // The latest published view (refreshed every frame).
     MatchView view() const;
 
-    // Frames sent so far (the sockets' per-tick allowances reset on it).
-    std::uint64_t frames_sent() const { return frames_sent_.load(std::memory_order_relaxed); }
+    // MatchInbox: what the match's sockets and controls send, for its thread.
+    void post(MatchEvent event) override;
+    std::uint64_t frames_sent() const override { return frames_sent_.load(std::memory_order_relaxed); }
 
 private:
-    class Sink;
-
-    void post(MatchEvent event);
-    void publish_seats();  // the match thread's seats, for the next admission's check
     void run();
+    void handle(MatchEvent& event);
+    void on_text(const MatchSocket& socket, const MatchEvent& event);
+    void restart();
+    // Pacing: 41,666 µs since the last frame, or (fast mode) every seated socket sent a lone 0x85.
+    PaceDecision frame_due(SteadyClock::duration since_last_frame) const;
+    std::uint8_t mask_of(int slot);
+    void publish_seats();  // the match thread's seats, for the next admission's check
+    void publish_view();
     void finish(bool stopped);
 
-    MatchSetup setup_;
+    const MatchSetup setup_;
     MatchListener& listener_;
     HnsMetrics& metrics_;
-    std::unique_ptr<MatchRuntime> rt_;  // the match thread's state
+    MatchGate gate_;
     std::atomic<std::uint64_t> frames_sent_{0};
+
+    // The match thread's own (its thread alone touches them once it runs):
+    MatchGame game_;
+    MatchSeats seats_;
+    MatchTurns turns_;
+    MatchStreams streams_;
+    int speed_index_ = kDefaultSpeedIndex;
+    FrameCounts frames_;                       // Playing frames by pacing (the metrics file)
+    std::vector<SeatClaim> published_claims_;  // the seats as the gate last saw them
+    std::string end_reason_;                   // set when the server ended the match early ("replay_limit")
+    SteadyClock::time_point loop_start_{};
 
     mutable std::mutex mutex_;  // guards everything below
     std::condition_variable wake_;
     std::vector<MatchEvent> inbox_;
-    std::set<std::string> kicked_;              // at most kMaxKicksPerMatch
-    std::shared_ptr<net::ConnectionLimiter> viewer_limiter_;  // spectators and reward readers; sinks share it
-    bool restart_pending_ = false;              // a restart is queued: another one coalesces into it
-    std::chrono::steady_clock::time_point last_restart_{};
-    std::map<int, SeatClaim> claims_;          // player sockets not yet closed → who they are and ask for
-    std::vector<SeatClaim> seats_;             // the match thread's seats as last published
-    int next_socket_ = 1;
-    int next_anonymous_ = 1;
     bool stop_requested_ = false;
     bool ended_ = false;
     MatchView published_;

@@ -1,11 +1,11 @@
-// Every socket's frame for one loop iteration, and the view the REST publishes (match thread).
-#include <boost/json.hpp>
+#include "server/hns/live/match_streams.hpp"
 
+#include <algorithm>
 #include <optional>
+#include <vector>
 
 #include "render/hns/manual_scene.hpp"
 #include "render/hns/scene.hpp"
-#include "server/hns/live/live_seats.hpp"
 #include "server/hns/contract/rewards.hpp"
 
 namespace hschool::server::hns {
@@ -18,7 +18,7 @@ protocol::ByteView bytes_of(const std::string& text) {
     return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
 }
 
-std::size_t send_frame(SocketState& socket, const render::hns::Scene& scene, SeatTraffic* traffic) {
+std::size_t send_frame(MatchSocket& socket, const render::hns::Scene& scene, SeatTraffic* traffic) {
     const auto frame = socket.stream.next(scene);
     std::size_t bytes = 0;
     for (const auto& message : frame.ws_messages()) {
@@ -45,38 +45,35 @@ std::int64_t reward_of(const sh::Sim& sim, int slot) {
     return total;
 }
 
-std::string reward_lines(const MatchRuntime& rt) {
+std::string reward_lines(const sh::Sim& sim) {
     std::vector<RewardRow> rows;
-    const auto& players = rt.sim.players();
+    const auto& players = sim.players();
     for (std::size_t s = 0; s < players.size(); ++s) {
         const auto& p = players[s];
-        rows.push_back(RewardRow{p.address, reward_of(rt.sim, static_cast<int>(s)), p.seatSeenTicks, p.sealedTicks, p.locks,
-                                 p.grabs, p.vaults});
+        rows.push_back(RewardRow{p.address, reward_of(sim, static_cast<int>(s)), p.seatSeenTicks, p.sealedTicks, p.locks, p.grabs, p.vaults});
     }
     return reward_text(rows);
 }
 
 }  // namespace
 
-void send_frames(MatchRuntime& rt, HnsMetrics& metrics) {
+void MatchStreams::send(const sh::Sim& sim, MatchSeats& seats, HnsMetrics& metrics) {
     std::vector<SpectatorFeed::Viewer> spectators;
     std::optional<std::string> rewards;
     std::size_t player_bytes = 0, global_bytes = 0, reward_bytes = 0;
-    for (auto& [id, socket] : rt.sockets) {
+    for (auto& [id, socket] : seats.sockets()) {
         if (!socket.peer) continue;
         switch (socket.endpoint) {
         case Endpoint::Player: {
             const int index = socket.player_index;
-            const bool manual = index >= 0 && index < kSeats && rt.seats[static_cast<std::size_t>(index)].socket == id &&
-                                rt.seats[static_cast<std::size_t>(index)].policy.kind == PolicyKind::Manual;
-            SeatTraffic* traffic = index >= 0 && index < kSeats ? &rt.traffic[static_cast<std::size_t>(index)] : nullptr;
-            player_bytes += send_frame(socket, manual ? render::hns::manual_scene(rt.sim, index)
-                                                      : render::hns::player_scene(rt.sim, index), traffic);
+            const bool manual = index >= 0 && index < kSeats && seats.seat(index).socket == id && seats.manual(index);
+            SeatTraffic* traffic = index >= 0 && index < kSeats ? &traffic_[static_cast<std::size_t>(index)] : nullptr;
+            player_bytes += send_frame(socket, manual ? render::hns::manual_scene(sim, index) : render::hns::player_scene(sim, index), traffic);
             break;
         }
         case Endpoint::Global: spectators.push_back({id, socket.peer.get(), &socket.stream, socket.compact}); break;
         case Endpoint::Reward:
-            if (!rewards) rewards = reward_lines(rt);
+            if (!rewards) rewards = reward_lines(sim);
             reward_bytes += rewards->size();
             socket.peer->send(bytes_of(*rewards), true);
             break;
@@ -84,10 +81,9 @@ void send_frames(MatchRuntime& rt, HnsMetrics& metrics) {
     }
     // Every spectator in step shares one diff (spectator_feed.hpp).
     if (spectators.empty()) {
-        rt.spectators.forget_all();
+        spectators_.forget_all();
     } else {
-        const SpectatorTick tick =
-            rt.spectators.send(render::hns::global_scene(rt.sim), spectators, static_cast<std::uint32_t>(rt.sim.tick_count()));
+        const SpectatorTick tick = spectators_.send(render::hns::global_scene(sim), spectators, static_cast<std::uint32_t>(sim.tick_count()));
         global_bytes = tick.bytes;
         metrics.spectator_encodes(tick.deltas, tick.keyframes);
         if (tick.resyncs) metrics.viewer_resyncs("global", tick.resyncs);
@@ -99,13 +95,12 @@ void send_frames(MatchRuntime& rt, HnsMetrics& metrics) {
     if (reward_bytes) metrics.frame_bytes("reward", reward_bytes);
 }
 
-MatchView view_of(const MatchRuntime& rt, const MatchSetup& setup) {
-    const sh::Sim& sim = rt.sim;
+MatchView match_view_of(const sh::Sim& sim, const MatchSeats& seats, const std::string& id, const std::string& variant, bool is_default) {
     MatchView v;
-    v.id = setup.id;
-    v.variant = setup.variant;
-    v.is_default = setup.is_default;
-    v.phase = phase_text(sim.phase());
+    v.id = id;
+    v.variant = variant;
+    v.is_default = is_default;
+    v.phase = match_phase_text(sim.phase());
     v.match_phase = sim.match_phase() == sh::MatchPhase::Prep ? "prep" : "hunt";
     v.games = sim.config().maxGames;
     v.game = std::min(sim.game_index() + 1, v.games);
@@ -115,19 +110,20 @@ MatchView view_of(const MatchRuntime& rt, const MatchSetup& setup) {
     v.hidden_ticks = sim.hidden_ticks();
     v.seen_ticks = sim.seen_ticks();
     v.fast_mode = sim.config().fastMode;
-    for (const auto& [id, socket] : rt.sockets)
+    for (const auto& [socket_id, socket] : seats.sockets())
         if (socket.endpoint == Endpoint::Global && socket.peer) ++v.spectators;
     const int game = std::min(sim.game_index(), std::max(0, v.games - 1));
     for (int s = 0; s < kSeats; ++s) {
-        const SeatState& seat = rt.seats[static_cast<std::size_t>(s)];
+        const MatchSeat& seat = seats.seat(s);
         SeatView view;
         view.slot = s;
         view.side = hides_in(s, game) ? "hider" : "seeker";
         if (seat.seated) {
             view.identity = seat.identity;
-            view.kind = kind_text(seat.policy.kind);
+            view.kind = seat_kind_text(seat.policy.kind);
             view.label = seat.policy.label;
-            view.connected = seat.socket != 0 && rt.sockets.count(seat.socket) && rt.sockets.at(seat.socket).peer;
+            const auto it = seats.sockets().find(seat.socket);
+            view.connected = seat.socket != 0 && it != seats.sockets().end() && it->second.peer;
         } else if (seat.bot) {
             view.kind = "scripted";
             view.label = "burrow";
@@ -135,14 +131,6 @@ MatchView view_of(const MatchRuntime& rt, const MatchSetup& setup) {
         v.seats.push_back(std::move(view));
     }
     return v;
-}
-
-std::string end_reason_of(const std::string& results_json) {
-    boost::json::error_code ec;
-    const auto parsed = boost::json::parse(results_json, ec);
-    if (ec || !parsed.is_object()) return "";
-    const auto* reason = parsed.as_object().if_contains("reason");
-    return reason && reason->is_string() ? std::string(reason->as_string()) : "";
 }
 
 }  // namespace hschool::server::hns
