@@ -213,8 +213,8 @@ int run_server(const ServerOptions& options) {
     network.endpoints().set_not_found_detail("WebSocket endpoint is /ws/game");
     add_hns_sockets(network.endpoints(), hub);
     if (!network.listen()) return 1;
-    if (std::string error; !hub.start(error)) {
-        spdlog::error("event=startup_failed reason=\"hide-and-seek: {}\"", error);
+    if (auto started = hub.start(); !started) {
+        spdlog::error("event=startup_failed reason=\"hide-and-seek: {}\"", started.error);
         return 1;
     }
     leagues.start();  // after the hub: its ids continue from the archive's

@@ -102,13 +102,13 @@ std::shared_ptr<const std::string> load_verified_replay(const std::filesystem::p
 }
 
 void arm_dropin(hns::HnsHub& hub, const hns::DropInEnv& env) {
-    hub.on_player_failure_hook([path = env.player_failure](int slot, const std::string& message) {
+    hub.supervisor().on_player_failure_hook([path = env.player_failure](int slot, const std::string& message) {
         boost::json::object report{{"failed_policy_index", slot}, {"message", message}};
         write_file(path, boost::json::serialize(report));
     });
     // Only the league's own match writes the runner's files, and only once.
     auto written = std::make_shared<std::atomic<bool>>(false);
-    hub.on_finished([env, &hub, written](const std::string& id, const hns::FinishedMatch& finished) {
+    hub.supervisor().on_finished([env, &hub, written](const std::string& id, const hns::FinishedMatch& finished) {
         if (id != hub.default_match_id() || written->exchange(true)) {
             spdlog::warn("event=dropin_artifacts_refused id={}", id);
             return;

@@ -2,6 +2,8 @@
 
 #include <boost/json.hpp>
 
+#include <random>
+
 namespace hschool::server::hns {
 
 namespace json = boost::json;
@@ -9,6 +11,11 @@ namespace json = boost::json;
 const std::vector<std::string>& variant_names() {
     static const std::vector<std::string> names{"default", "warren", "long-hall", "certification"};
     return names;
+}
+
+std::int64_t draw_seed() {
+    std::random_device device;
+    return static_cast<std::int64_t>(device() & kDrawnSeedMask);
 }
 
 std::variant<CreateRequest, HubError> parse_create_request(std::string_view body) {

@@ -13,6 +13,12 @@ using net::AccessCheck;
 using net::kOwnerTokenParam;
 using net::Permission;
 
+// What `credential` may do to a thing whose owner hash is `owner_hash` (empty: the operator's):
+// the access check's answer in owners mode; everything in open mode (no check).
+inline Permission permission_of(const AccessCheck& access, std::string_view credential, std::string_view owner_hash) {
+    return access ? access(credential, owner_hash) : Permission::Granted;
+}
+
 // The REST's 401/403 for changing `what` ("match m3", "league l2"), worded as net::permission_problem.
 inline HubError permission_error(Permission permission, std::string_view what) {
     if (permission == Permission::Missing)

@@ -50,6 +50,10 @@ std::string QueryParams::get(std::string_view key) const {
     return {};
 }
 
+std::string match_of(const QueryParams& query, const std::string& default_id) {
+    return query.has("match") ? query.get("match") : default_id;
+}
+
 Expected<QueryParams> parse_query(std::string_view query) {
     if (query.size() > kMaxQueryBytes) return Expected<QueryParams>::fail("query too long");
     QueryParams params;

@@ -17,6 +17,9 @@ struct QueryParams {
     std::string get(std::string_view key) const;
 };
 
+// The match a socket, a page or a control means: ?match=ID, else `default_id` (the default match).
+std::string match_of(const QueryParams& query, const std::string& default_id);
+
 // `query` is the part after '?', without the '#' fragment. Fails on an oversized query or value,
 // a bad percent escape, or a decoded NUL.
 Expected<QueryParams> parse_query(std::string_view query);

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <random>
 
 #include "server/hns/leagues/league_state.hpp"
 #include "util/wall_clock.hpp"
@@ -15,8 +14,6 @@ namespace {
 
 // "l" and the digits of an int64: anything longer is no league of ours.
 constexpr std::size_t kMaxLeagueIdChars = 20;
-// A drawn league seed keeps 31 bits, as a drawn match seed does (a non-negative int everywhere).
-constexpr std::uint32_t kDrawnSeedMask = 0x7FFFFFFF;
 
 const char* state_text(league::LeagueState s) {
     switch (s) {
@@ -86,10 +83,7 @@ std::variant<LeagueSummary, HubError> LeagueHub::create(LeagueRequest request, s
     if (request.entrants.size() > league::kMaxEntrants) return HubError{400, "invalid-field", "entrants: too many"};
     for (const auto& e : request.entrants)
         if (e.kind.family == league::KindFamily::Command) return HubError{400, "command-refused", "a server never runs a command"};
-    if (!request.seed) {
-        std::random_device device;
-        request.seed = static_cast<std::int64_t>(device() & kDrawnSeedMask);
-    }
+    if (!request.seed) request.seed = draw_seed();  // 31 bits, as a match's
     auto schedule = league::make_schedule(request.entrants, request.matches, *request.seed);
     if (!schedule) return HubError{400, "invalid-field", schedule.error()};
 

@@ -57,15 +57,15 @@ void serve_page(const net::HttpHandler& files, const net::HttpRequest& request, 
 void add_hns_client_pages(net::HttpRouter& router, hns::HnsHub& hub, net::HttpHandler files) {
     router.add("GET", "/client/player", [&hub, files](const net::HttpRequest& request, const net::PathParams&, net::Respond respond) {
         // The same 403 (and 409) texts as the /player upgrade; the page itself asks for no seat.
-        if (auto refused = hub.check_player_page(request.query))
+        if (auto refused = hub.admission().check_player_page(request.query))
             return respond(text(static_cast<unsigned>(refused->status), refused->body));
-        serve_page(files, request, "player", hub.page_match(request.query), respond);
+        serve_page(files, request, "player", hub.admission().page_match(request.query), respond);
     });
     router.add("GET", "/client/global", [&hub, files](const net::HttpRequest& request, const net::PathParams&, net::Respond respond) {
-        serve_page(files, request, "global", hub.page_match(request.query), respond);
+        serve_page(files, request, "global", hub.admission().page_match(request.query), respond);
     });
     router.add("GET", "/client/replay", [&hub, files](const net::HttpRequest& request, const net::PathParams&, net::Respond respond) {
-        serve_page(files, request, "replay", hub.replay_mode() ? std::string() : hub.page_match(request.query), respond);
+        serve_page(files, request, "replay", hub.admission().replay_mode() ? std::string() : hub.admission().page_match(request.query), respond);
     });
 }
 

@@ -54,7 +54,7 @@ std::string list_json(const std::vector<hns::MatchView>& views) {
 void add_control(net::HttpRouter& router, hns::HnsHub& hub, const char* path, hns::ControlRoute route, const HnsRouteOptions& options) {
     for (const char* method : {"POST", "OPTIONS"}) {
         router.add(method, path, [&hub, route, method, options](const net::HttpRequest& request, const net::PathParams&, net::Respond respond) {
-            const auto decision = hub.control(route, method, request.query, net::bearer_token(request.authorization));
+            const auto decision = hub.controls().control(route, method, request.query, net::bearer_token(request.authorization));
             net::HttpResponse response = decision.refused ? net::permission_problem(*decision.refused, "this match")
                                                      : plain(static_cast<unsigned>(decision.status), decision.body);
             if (decision.retry_after_seconds > 0) response.headers.emplace_back("Retry-After", std::to_string(decision.retry_after_seconds));
@@ -92,7 +92,7 @@ void add_hns_routes(net::HttpRouter& router, hns::HnsHub& hub, HnsRouteOptions o
         respond(json_text(200, json::serialize(json::object{{"variants", std::move(names)}})));
     });
     router.add("GET", "/api/hns/matches", [&hub](const net::HttpRequest&, const net::PathParams&, net::Respond respond) {
-        respond(json_text(200, list_json(hub.list())));
+        respond(json_text(200, list_json(hub.catalog().list())));
     });
     router.add("POST", "/api/hns/matches", [&hub, owners](const net::HttpRequest& request, const net::PathParams&, net::Respond respond) {
         // Even an empty body: a cross-site form or text/plain "simple" request must not make matches.
@@ -101,7 +101,7 @@ void add_hns_routes(net::HttpRouter& router, hns::HnsHub& hub, HnsRouteOptions o
         auto parsed = hns::parse_create_request(request.body);
         if (auto* e = std::get_if<hns::HubError>(&parsed)) return respond(hub_error_response(*e));
         const std::string owner_token = owners ? net::new_token() : std::string();
-        hub.create(std::get<hns::CreateRequest>(std::move(parsed)), owner_token.empty() ? std::string() : net::token_hash(owner_token),
+        hub.maker().create(std::get<hns::CreateRequest>(std::move(parsed)), owner_token.empty() ? std::string() : net::token_hash(owner_token),
                    request.remote, [respond, owner_token](std::variant<hns::MatchView, hns::HubError> created) {
                        if (auto* e = std::get_if<hns::HubError>(&created)) return respond(hub_error_response(*e));
                        const auto& view = std::get<hns::MatchView>(created);
@@ -111,13 +111,13 @@ void add_hns_routes(net::HttpRouter& router, hns::HnsHub& hub, HnsRouteOptions o
                    });
     });
     router.add("GET", "/api/hns/matches/{id}", [&hub](const net::HttpRequest&, const net::PathParams& params, net::Respond respond) {
-        auto view = hub.get(params[0]);
+        auto view = hub.catalog().get(params[0]);
         if (!view) return respond(net::problem(404, "not-found", "Not found", "no match " + params[0]));
         respond(json_text(200, hns::match_view_json(*view, true)));
     });
     router.add("GET", "/api/hns/matches/{id}/replay", [&hub](const net::HttpRequest&, const net::PathParams& params, net::Respond respond) {
         // Streamed from the file: a 64 MiB replay is never copied on a network thread.
-        auto file = hub.replay_file(params[0]);
+        auto file = hub.catalog().replay_file(params[0]);
         if (auto* e = std::get_if<hns::HubError>(&file)) return respond(hub_error_response(*e));
         const std::string disposition = "attachment; filename=\"" + params[0] + ".cowldhns\"";
         if (auto& path = std::get<std::string>(file); !path.empty()) {
@@ -126,7 +126,7 @@ void add_hns_routes(net::HttpRouter& router, hns::HnsHub& hub, HnsRouteOptions o
             return respond(std::move(response));
         }
         // In a shared database the replay is a row's bytes: read off the network thread.
-        hub.replay_bytes(params[0], [respond, disposition](std::variant<std::string, hns::HubError> bytes) {
+        hub.catalog().replay_bytes(params[0], [respond, disposition](std::variant<std::string, hns::HubError> bytes) {
             if (auto* e = std::get_if<hns::HubError>(&bytes)) return respond(hub_error_response(*e));
             net::HttpResponse response{200, "application/octet-stream", std::get<std::string>(std::move(bytes)), {}};
             response.headers.emplace_back("Content-Disposition", disposition);
@@ -134,7 +134,7 @@ void add_hns_routes(net::HttpRouter& router, hns::HnsHub& hub, HnsRouteOptions o
         });
     });
     router.add("DELETE", "/api/hns/matches/{id}", [&hub](const net::HttpRequest& request, const net::PathParams& params, net::Respond respond) {
-        if (auto error = hub.remove(params[0], net::bearer_token(request.authorization))) return respond(hub_error_response(*error));
+        if (auto error = hub.controls().remove(params[0], net::bearer_token(request.authorization))) return respond(hub_error_response(*error));
         respond(net::HttpResponse{204, "", "", {}});
     });
 }

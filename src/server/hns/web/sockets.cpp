@@ -11,7 +11,7 @@ namespace hschool::server {
 void add_hns_sockets(net::WsEndpoints& endpoints, hns::HnsHub& hub) {
     net::WsEndpoint endpoint;
     endpoint.accept = [&hub](const net::WsUpgrade& upgrade) -> net::WsAccept {
-        auto admitted = hub.admit(upgrade.path, upgrade.query, upgrade.address);
+        auto admitted = hub.admission().admit(upgrade.path, upgrade.query, upgrade.address);
         if (auto* sink = std::get_if<std::shared_ptr<net::WsHandler>>(&admitted)) return std::move(*sink);
         auto& refused = std::get<hns::Rejection>(admitted);
         net::HttpResponse response{static_cast<unsigned>(refused.status), "text/plain; charset=utf-8", std::move(refused.body),
