@@ -1,14 +1,67 @@
+// Leagues on the server: the REST's side (budgets, creation, listing, stopping, forgetting) and
+// the league threads (issue 33). Each thread plays one match at a time, taking them round robin
+// across the running leagues, archives it, refits a league's table at most once a second (and once
+// more when it ends), and removes the archived matches of forgotten leagues. Low priority
+// throughout: a live match, the network threads and the loop always come first.
 #include "server/hns/leagues/league_hub.hpp"
 
+#include <sched.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 
-#include "server/hns/leagues/league_state.hpp"
+#include "net/thread_role.hpp"
+#include "server/hns/leagues/league_match.hpp"
+#include "server/hns/leagues/league_table.hpp"
+#include "sim/hns/game_version.hpp"
+#include "store/hns_archive.hpp"
 #include "util/wall_clock.hpp"
 
 namespace hschool::server::hns {
+
+// One league's state, this file's alone: every field is guarded by LeagueHub::mutex_ unless it
+// says otherwise.
+struct LeagueHub::League {
+    // Set at creation, never changed after: a league thread reads them without the lock.
+    std::int64_t number = 0;
+    std::string id;  // "l<number>"
+    std::vector<league::Entrant> entrants;
+    league::Schedule schedule;
+    std::string variant;
+    std::int64_t seed = 0;
+    std::string owner_hash, address;
+    std::int64_t created_at_ms = 0;
+    std::map<std::string, std::string> prompts;  // prompt entrants' text: sent to the model only, never shown or logged
+
+    // Set (under the lock) when it stops or the server does; read without it by a match's prompt seats.
+    std::atomic<bool> halted{false};
+
+    league::LeagueState state = league::LeagueState::Running;
+    std::string error;  // why it stopped by itself
+    std::int64_t ended_at_ms = 0;
+    std::shared_ptr<const LeagueRunner> runner;  // made by a league thread before its first match (it reads the rooms)
+    std::size_t next = 0;  // the next schedule index to hand out
+    int in_flight = 0;     // matches being played or archived
+    std::vector<league::MatchResult> results;  // replay: the archived match's id
+    std::map<std::string, PromptSeatTally> prompt_turns;  // each prompt entrant's turns, summed over its matches
+    bool forgotten = false;  // deleted or pushed out: matches still in flight remove their own replays
+
+    // The table, refitted by a league thread: `dirty` once results or the state changed since.
+    bool dirty = true;
+    std::uint64_t fits_started = 0, fit_shown = 0;  // a slower, older fit never replaces a newer one
+    std::chrono::steady_clock::time_point fitted_at{};
+    std::shared_ptr<const std::string> table;
+};
+
+struct LeagueHub::Job {
+    std::shared_ptr<League> league;
+    league::ScheduledMatch match;
+};
+
 
 namespace {
 
@@ -161,16 +214,14 @@ std::optional<LeagueSummary> LeagueHub::get(const std::string& id) const {
 
 std::optional<HubError> LeagueHub::remove(const std::string& id, std::string_view credential) {
     // Before the lookup, as for matches: a stranger cannot probe which leagues exist.
-    if (options_.access && options_.access(credential, "") == Permission::Missing) return permission_error(Permission::Missing, "league " + id);
+    if (permission_of(options_.access, credential, "") == Permission::Missing) return permission_error(Permission::Missing, "league " + id);
     const auto number = league_number(id);
     std::lock_guard lock(mutex_);
     const auto it = number ? leagues_.find(*number) : leagues_.end();
     if (it == leagues_.end()) return HubError{404, "not-found", "no league " + id};
     const std::shared_ptr<League> league = it->second;
-    if (options_.access) {
-        if (const Permission may = options_.access(credential, league->owner_hash); may != Permission::Granted)
-            return permission_error(may, "league " + id);
-    }
+    if (const Permission may = permission_of(options_.access, credential, league->owner_hash); may != Permission::Granted)
+        return permission_error(may, "league " + id);
     if (league->state == league::LeagueState::Running) {
         end_locked(*league, league::LeagueState::Stopped, "");
         spdlog::info("event=hns_league_stopped id={} played={}", id, league->results.size());
@@ -213,6 +264,165 @@ void LeagueHub::keep_bounded_locked() {
         if (ended <= options_.max_kept || !oldest) return;
         spdlog::info("event=hns_league_forgotten id={} reason=kept_limit", oldest->id);
         forget_locked(oldest);
+    }
+}
+
+// ---- the league threads ----
+bool LeagueHub::has_work_locked() const {
+    if (!purges_.empty() || table_due_locked(std::chrono::steady_clock::now())) return true;
+    for (const auto& [number, l] : leagues_)
+        if (l->state == league::LeagueState::Running && l->next < l->schedule.matches.size()) return true;
+    return false;
+}
+
+std::shared_ptr<LeagueHub::League> LeagueHub::table_due_locked(std::chrono::steady_clock::time_point now) const {
+    for (const auto& [number, l] : leagues_) {
+        if (!l->dirty) continue;
+        const bool first = l->table == nullptr;
+        const bool final = l->state != league::LeagueState::Running && l->in_flight == 0;
+        const bool stale = l->state == league::LeagueState::Running && now - l->fitted_at >= kLeagueTableRefresh;
+        if (first || final || stale) return l;
+    }
+    return nullptr;
+}
+
+std::optional<LeagueHub::Job> LeagueHub::next_match_locked() {
+    if (leagues_.empty()) return std::nullopt;
+    // Round robin: the first league after the last one served that has a match to hand out.
+    auto it = leagues_.upper_bound(last_served_);
+    for (std::size_t seen = 0; seen < leagues_.size(); ++seen, ++it) {
+        if (it == leagues_.end()) it = leagues_.begin();
+        League& l = *it->second;
+        if (l.state != league::LeagueState::Running || l.next >= l.schedule.matches.size()) continue;
+        last_served_ = l.number;
+        ++l.in_flight;
+        return Job{it->second, l.schedule.matches[l.next++]};
+    }
+    return std::nullopt;
+}
+
+void LeagueHub::refresh_table(std::unique_lock<std::mutex>& lock, const std::shared_ptr<League>& league) {
+    league->dirty = false;
+    const std::uint64_t fit = ++league->fits_started;
+    LeagueTableInput input;
+    input.entrants = league->entrants;
+    input.results = league->results;
+    input.info.variant = league->variant;
+    input.info.gameVersion = std::string(sim::hns::game_version_text(sim::hns::kCurrentGameVersion));
+    input.info.seed = league->seed;
+    input.info.matchesPerPairing = league->schedule.matchesPerPairing;
+    input.info.planned = static_cast<int>(league->schedule.matches.size());
+    input.info.state = league->state;
+    input.prompt_turns = league->prompt_turns;
+    input.model = options_.llm.transport != LlmTransport::None;
+    lock.unlock();
+    std::shared_ptr<const std::string> text = fit_league_table(league->id, std::move(input));
+    lock.lock();
+    league->fitted_at = std::chrono::steady_clock::now();
+    if (text && fit > league->fit_shown) {
+        league->fit_shown = fit;
+        league->table = std::move(text);
+    }
+}
+
+void LeagueHub::play(std::unique_lock<std::mutex>& lock, Job job) {
+    League& league = *job.league;
+    std::shared_ptr<const LeagueRunner> runner = league.runner;
+    lock.unlock();
+    // Entrants, variant and prompts never change after creation: read without the lock.
+    PlayedLeagueMatch played = play_league_match({league.entrants, league.variant, league.prompts, league.halted}, std::move(runner),
+                                                 options_.llm, job.match);
+    lock.lock();
+    if (played.runner && !league.runner) league.runner = played.runner;
+    if (stopping_ || league.state != league::LeagueState::Running) {
+        // A stop hands out nothing more and keeps nothing that was still being played.
+        --league.in_flight;
+        league.dirty = true;
+        wake_.notify_all();
+        return;
+    }
+    if (!played.outcome) {
+        --league.in_flight;
+        spdlog::error("event=hns_league_failed id={} error=\"{}\"", league.id, played.outcome.error);
+        end_locked(league, league::LeagueState::Stopped, played.outcome.error);
+        return;
+    }
+    const LeagueRunner::Outcome& outcome = *played.outcome;
+    lock.unlock();
+    const std::string id = new_match_id_();
+    std::string save_error;
+    if (archive_) {
+        if (auto archived = archive_league_match(*archive_, id, league.variant, league.owner_hash, *played.runner, job.match, outcome,
+                                                 options_.max_archived_matches);
+            !archived)
+            save_error = archived.error;
+    }
+    lock.lock();
+    --league.in_flight;
+    if (!save_error.empty()) {
+        spdlog::error("event=hns_league_archive_failed id={} match={} error=\"{}\"", league.id, id, save_error);
+        end_locked(league, league::LeagueState::Stopped, "archive: " + save_error);
+        return;
+    }
+    league::MatchResult result;
+    result.id = job.match.id;
+    result.seed = job.match.seed;
+    result.variant = league.variant;
+    result.gameVersion = outcome.played.gameVersion;
+    result.seats = job.match.seats;
+    result.scores = outcome.played.scores;
+    result.replay = id;
+    result.programs = outcome.played.programs;  // how each prompt seat's turns went, as hschool-hns league notes it
+    for (int slot = 0; slot < league::kSeats; ++slot) {
+        if (!played.runner->prompt_seat(job.match.seats[slot])) continue;
+        const PromptSeatTally& seat = outcome.prompt[static_cast<std::size_t>(slot)];
+        PromptSeatTally& sum = league.prompt_turns[job.match.seats[slot]];
+        sum.model_turns += seat.model_turns;
+        sum.fallback_turns += seat.fallback_turns;
+    }
+    league.results.push_back(std::move(result));
+    league.dirty = true;
+    metrics_.league_match_played();
+    if (league.forgotten) purges_.push_back(id);  // forgotten while it was being archived
+    if (league.state == league::LeagueState::Running && league.next >= league.schedule.matches.size() && league.in_flight == 0) {
+        spdlog::info("event=hns_league_finished id={} played={}", league.id, league.results.size());
+        end_locked(league, league::LeagueState::Finished, "");
+    }
+    wake_.notify_all();
+}
+
+void LeagueHub::purge(std::unique_lock<std::mutex>& lock) {
+    std::vector<std::string> ids;
+    ids.swap(purges_);
+    lock.unlock();
+    for (const auto& id : ids) {
+        if (!archive_) break;
+        if (auto removed = archive_->remove(id); !removed)
+            spdlog::error("event=hns_league_purge_failed match={} error=\"{}\"", id, removed.error().message);
+    }
+    lock.lock();
+}
+
+void LeagueHub::work() {
+    net::take_thread_role("hns-league", kLeagueNice);
+    if (kLeagueIdleScheduling) {
+        // The calling thread only (pid 0 is the caller's tid on Linux); the nice above stays if refused.
+        const sched_param param{};
+        if (sched_setscheduler(0, SCHED_IDLE, &param) != 0)
+            spdlog::warn("event=thread_priority_unchanged thread=hns-league policy=idle error=\"{}\"", std::strerror(errno));
+    }
+    std::unique_lock lock(mutex_);
+    while (!stopping_) {
+        if (!purges_.empty()) {
+            purge(lock);
+        } else if (auto league = table_due_locked(std::chrono::steady_clock::now())) {
+            refresh_table(lock, league);
+        } else if (auto job = next_match_locked()) {
+            play(lock, std::move(*job));
+        } else {
+            // Woken by a new league, a stop or a purge; the timeout brings a running league's next refit.
+            wake_.wait_for(lock, kLeagueTableRefresh, [&] { return stopping_ || has_work_locked(); });
+        }
     }
 }
 
