@@ -3,7 +3,8 @@
 
 The directions are written once, in src/layers.txt: each line names a layer (a folder below the
 repository, or a single file) and what it may include besides itself. A file belongs to the longest
-layer that contains it; so does an included header. Angle-bracket includes (the standard library,
+layer that contains it; so does an included header. Naming a layer allows its own files only, not
+those of the layers inside it: each of those is named on its own. Angle-bracket includes (the standard library,
 Boost, Debian's -dev packages) are not ours and are not checked.
 
 Usage: scripts/check-layers.py [--root DIR] [--rules FILE]
@@ -59,7 +60,9 @@ def allowed(file_layer, target, rules):
     if target_layer == file_layer:
         return True, target_layer
     for a in rules[file_layer]:
-        if target == a or target.startswith(a + "/") or target_layer == a:
+        # A layer named opens its own files, not the layers inside it (a game's rooms stay behind
+        # its front door); a file, or a folder that is no layer, opens just that.
+        if target == a or target_layer == a or (a not in rules and target.startswith(a + "/")):
             return True, target_layer
     return False, target_layer
 

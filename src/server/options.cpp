@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "league/schedule.hpp"  // kMaxPlannedMatches: what a league can plan at all
 #include "server/limits.hpp"
 #include "store/pg/pg_connection.hpp"
 
@@ -133,6 +134,29 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
         return 2;
     }
     return o;
+}
+
+hns::GameOptions hns_game_options(const ServerOptions& o, net::Ownership ownership) {
+    hns::GameOptions g;
+    g.hub.max_matches = o.hns_max_matches;
+    g.hub.default_variant = o.hns_default_variant;
+    g.hub.max_matches_per_address = o.hns_max_matches_per_ip;
+    g.hub.max_viewers_per_match = o.hns_max_viewers_per_match;
+    g.hub.max_viewers_per_address_per_match = o.hns_max_viewers_per_ip;
+    g.hub.max_replay_viewers = o.hns_max_replay_viewers;
+    g.hub.max_replay_viewers_per_address = o.hns_max_replay_viewers_per_ip;
+    g.hub.max_ticks_per_second = o.hns_max_ticks_per_second;
+    g.leagues.max_running = o.hns_max_leagues;
+    g.leagues.max_running_per_address = o.hns_max_leagues_per_ip;
+    g.leagues.max_matches = o.hns_max_league_matches;
+    g.leagues.jobs = o.hns_league_jobs;
+    g.leagues.max_model_matches = o.hns_max_league_model_matches;
+    g.dropin = o.dropin;
+    g.data_path = o.data_path;
+    g.database_url = o.database_url;
+    g.ownership = std::move(ownership);
+    g.allowed_origins = o.network.allowed_origins;
+    return g;
 }
 
 }  // namespace hschool::server

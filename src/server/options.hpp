@@ -7,9 +7,7 @@
 #include <variant>
 
 #include "server/access.hpp"
-#include "server/hns/contract/dropin_env.hpp"
-#include "server/hns/hub/hub.hpp"
-#include "server/hns/leagues/league_hub.hpp"
+#include "server/hns/game_options.hpp"
 #include "net/network.hpp"
 #include "server/limits.hpp"
 #include "sim/arena/arena_settings.hpp"
@@ -56,5 +54,8 @@ struct ServerOptions {
 
 // The options, or the exit code to leave with (0 after --help, 2 after a bad option).
 std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv);
+
+// Hide-and-seek's share of them (--hns-*, COGAME_*, where the data lives), with who may change what.
+hns::GameOptions hns_game_options(const ServerOptions& options, net::Ownership ownership);
 
 }  // namespace hschool::server

@@ -10,14 +10,7 @@
 #include "server/arena/arena_service.hpp"
 #include "server/game_loop.hpp"
 #include "server/game_socket.hpp"
-#include "server/hns/hub/hub.hpp"
-#include "server/hns/llm/llm_settings.hpp"
-#include "server/hns/web/client_pages.hpp"
-#include "server/hns/dropin_mode.hpp"
-#include "server/hns/leagues/league_hub.hpp"
-#include "server/hns/web/league_routes.hpp"
-#include "server/hns/web/match_routes.hpp"
-#include "server/hns/web/sockets.hpp"
+#include "server/hns/game.hpp"
 #include "net/http_router.hpp"
 #include "server/metrics.hpp"
 #include "net/network.hpp"
@@ -29,14 +22,11 @@
 #include "server/schools/schools_service.hpp"
 #include "net/static_files.hpp"
 #include "server/schools/store_health.hpp"
-#include "store/hns_archive.hpp"
 #include "store/pg/pg_connection.hpp"
 #include "store/school_store.hpp"
 #include "store/store_worker.hpp"
 
 namespace hschool::server {
-
-inline constexpr const char* kArchiveFileName = "archive.db";  // in hns-replays/, beside the replay files
 
 int run_server(const ServerOptions& options) {
     std::atomic<Health> health{Health::Starting};
@@ -114,80 +104,13 @@ int run_server(const ServerOptions& options) {
         follower = std::make_unique<SchoolFollower>(*shared, library, on_schools_thread, store_health, std::move(known));
     }
 
-    // Hide-and-seek: finished matches beside the schools' database; drop-in mode runs one match only.
-    hns::HubOptions hub_options;
-    hub_options.max_matches = options.hns_max_matches;
-    hub_options.default_variant = options.hns_default_variant;
-    hub_options.max_matches_per_address = options.hns_max_matches_per_ip;
-    hub_options.max_viewers_per_match = options.hns_max_viewers_per_match;
-    hub_options.max_viewers_per_address_per_match = options.hns_max_viewers_per_ip;
-    hub_options.max_replay_viewers = options.hns_max_replay_viewers;
-    hub_options.max_replay_viewers_per_address = options.hns_max_replay_viewers_per_ip;
-    hub_options.max_ticks_per_second = options.hns_max_ticks_per_second;
-    if (access.owners()) {
-        hub_options.access = [&access](std::string_view credential, std::string_view owner_hash) {
-            return access.check(credential, owner_hash);
-        };
+    // Hide-and-seek: its modes, its archive and its budgets are its own (src/server/hns/game.hpp).
+    auto hns_game = hns::HnsGame::open(hns_game_options(options, access.ownership()), metrics);
+    if (!hns_game) {
+        spdlog::error("event=startup_failed reason=\"{}\"", hns_game.error);
+        return 1;
     }
-    std::unique_ptr<store::HnsArchive> archive;
-    if (options.dropin.replay) {
-        // Replay-server mode: verified before anything listens; a bad replay is a failed start.
-        std::string error;
-        hub_options.replay_bytes = load_verified_replay(options.dropin.load_replay, error);
-        if (!hub_options.replay_bytes) {
-            spdlog::error("event=startup_failed reason=\"{}\"", error);
-            return 1;
-        }
-        hub_options.replay_uri = options.dropin.load_replay_uri;
-        hub_options.default_match = false;
-        hub_options.renew_default = false;
-        hub_options.league_only = true;
-    } else if (options.dropin.active) {
-        std::string error;
-        hub_options.default_config = dropin_config(options.dropin, error);
-        if (!hub_options.default_config) {
-            spdlog::error("event=startup_failed reason=\"{}\"", error);
-            return 1;
-        }
-        hub_options.renew_default = false;
-        hub_options.max_matches = 1;
-        hub_options.league_only = true;
-    } else if (shared_database) {
-        // Every server's finished matches in one place, numbered by one sequence (issue 34).
-        auto opened = store::HnsArchive::open_postgres(options.database_url);
-        if (!opened) {
-            spdlog::error("event=startup_failed reason=\"cannot open the match archive in {}: {}\"", database_name, opened.error().message);
-            return 1;
-        }
-        archive = std::move(*opened);
-    } else {
-        // Its own file: saving a replay never makes a school's write wait.
-        const auto folder = options.data_path.parent_path() / "hns-replays";
-        // Archives kept in the schools' file before move over once.
-        auto opened = store::HnsArchive::open(folder / kArchiveFileName, folder, options.data_path);
-        if (!opened) {
-            spdlog::error("event=startup_failed reason=\"cannot open the match archive: {}\"", opened.error().message);
-            return 1;
-        }
-        archive = std::move(*opened);
-        if (archive->imported()) spdlog::info("event=hns_archive_imported rows={} from=\"{}\"", archive->imported(), options.data_path.string());
-    }
-    hns::HnsHub hub(hub_options, archive.get(), metrics);
-    if (options.dropin.active) arm_dropin(hub, options.dropin);
-    // Leagues (issue 33): in memory, their matches archived beside the others under the hub's ids.
-    hns::LeagueOptions league_options;
-    league_options.max_running = options.hns_max_leagues;
-    league_options.max_running_per_address = options.hns_max_leagues_per_ip;
-    league_options.max_matches = options.hns_max_league_matches;
-    league_options.jobs = options.hns_league_jobs;
-    league_options.llm = hns::process_llm_settings();
-    league_options.max_model_matches = options.hns_max_league_model_matches;
-    league_options.access = hub_options.access;
-    if (options.dropin.replay)
-        league_options.disabled = hns::HubError{409, "replay-mode", "this server plays back one replay (replay mode); no league can be started"};
-    else if (options.dropin.active)
-        league_options.disabled = hns::HubError{409, "league-match-only", "this server runs the league's match only (drop-in mode); no league can be started"};
-    hns::LeagueHub leagues(league_options, archive.get(), [&hub] { return hub.new_match_id(); }, metrics);
+    hns::HnsGame& hide_and_seek = **hns_game;
 
     net::HttpRouter router;
     // No cross-site writes in any mode: a page elsewhere must not drive a visitor's browser into ours.
@@ -195,29 +118,21 @@ int run_server(const ServerOptions& options) {
         if (net::origin_allowed(request.origin, request.host, origins)) return std::nullopt;
         return net::problem(403, "forbidden-origin", "Forbidden origin", "requests that change state are not accepted from this origin");
     });
-    // Prompt seats' model (issue 21): read once; the log and /health name the transport, never a key.
-    const hns::LlmSettings& llm = hns::process_llm_settings();
-    if (!llm.warning.empty()) spdlog::warn("event=hns_llm_credentials problem=\"{}\"", llm.warning);
-    spdlog::info("event=hns_llm transport={} detail=\"{}\"", hns::llm_transport_text(llm.transport), hns::describe_llm(llm, ""));
-    add_ops_routes(router, health, metrics,
-                   {&store_health, web_root.has_value(), access_mode_text(access.mode()), hns::llm_transport_text(llm.transport)});
+    add_ops_routes(router, health, metrics, {&store_health, web_root.has_value(), access_mode_text(access.mode()), hide_and_seek.model_transport()});
     add_schools_routes(router, on_schools_thread, library, **store, store_worker, store_health, access.ownership());
-    add_hns_routes(router, hub, HnsRouteOptions{access.owners(), options.network.allowed_origins, options.dropin.active || options.dropin.replay});
-    add_hns_league_routes(router, leagues, access.owners());
     auto files = net::static_files(web_root);
-    add_hns_client_pages(router, hub, files);  // before the catch-all below: the runner probes them
+    hide_and_seek.add_routes(router, files);  // before the catch-all below: the league runner probes its /client pages
     router.set_fallback(std::move(files));
 
     net::Network network(options.network, metrics, router);
     network.endpoints().add(kGameSocketPath, game_socket_endpoint(loop, metrics, access));
     network.endpoints().set_not_found_detail("WebSocket endpoint is /ws/game");
-    add_hns_sockets(network.endpoints(), hub);
+    hide_and_seek.add_sockets(network.endpoints());
     if (!network.listen()) return 1;
-    if (auto started = hub.start(); !started) {
+    if (auto started = hide_and_seek.start(); !started) {
         spdlog::error("event=startup_failed reason=\"hide-and-seek: {}\"", started.error);
         return 1;
     }
-    leagues.start();  // after the hub: its ids continue from the archive's
     arena.set_fanout(network.fanout());
     schools.set_fanout(network.fanout());
     if (follower) follower->start();  // takes its leases before the first step
@@ -233,8 +148,7 @@ int run_server(const ServerOptions& options) {
     health = Health::Draining;
     spdlog::info("event=shutdown_started");
     network.close_all_connections();
-    leagues.stop();  // a league match being played finishes (well under a second) and is not archived
-    hub.stop();  // matches end (their sockets are already closing); nothing is archived mid-match
+    hide_and_seek.stop();  // leagues, then matches: their sockets are already closing; nothing is archived mid-match
     // Before the loop stops, so the tasks its last job posts still run and answer; queued jobs get 503.
     store_worker.stop();
     if (follower) follower->stop();  // the other servers take this one's schools at once

@@ -72,6 +72,16 @@ class PlantedTree(unittest.TestCase):
     def test_a_tool_including_the_server(self):
         self.assert_caught("tools/hns/main.cpp", 1, '#include "server/hns/hub.hpp"\n', "tools/hns may not include")
 
+    def test_the_composition_enters_a_game_by_its_front_door(self):
+        self.write("src/server/hns/live/live_match.hpp", "#pragma once\n")
+        self.assert_caught("src/server/server.cpp", 1, '#include "server/hns/live/live_match.hpp"\n',
+                           "src/server may not include server/hns/live/live_match.hpp (src/server/hns/live)")
+
+    def test_a_room_including_its_game_s_front_door(self):
+        self.write("src/server/hns/game.hpp", "#pragma once\n")
+        self.assert_caught("src/server/hns/live/live_match.cpp", 1, '#include "server/hns/game.hpp"\n',
+                           "src/server/hns/live may not include server/hns/game.hpp (src/server/hns)")
+
     def test_a_file_in_no_layer_is_reported(self):
         self.assert_caught("src/newthing/a.cpp", 1, '#include "util/expected.hpp"\n', "belongs to no layer")
 

@@ -15,7 +15,7 @@
 #include <sstream>
 #include <thread>
 
-namespace hschool::server {
+namespace hschool::server::hns {
 
 namespace {
 
@@ -37,78 +37,53 @@ bool write_file(const std::filesystem::path& path, const std::string& bytes) {
 
 }  // namespace
 
-std::optional<sim::hns::GameConfig> dropin_config(const hns::DropInEnv& env, std::string& error) {
+Expected<sim::hns::GameConfig> dropin_config(const DropInEnv& env) {
+    using R = Expected<sim::hns::GameConfig>;
     std::error_code ec;
     const auto size = std::filesystem::file_size(env.config, ec);
-    if (ec) {
-        error = "COGAME_CONFIG_URI: cannot read " + env.config.string() + ": " + ec.message();
-        return std::nullopt;
-    }
-    if (size > kMaxDropInConfigBytes) {
-        error = "COGAME_CONFIG_URI: the config is over 1 MiB";
-        return std::nullopt;
-    }
+    if (ec) return R::fail("COGAME_CONFIG_URI: cannot read " + env.config.string() + ": " + ec.message());
+    if (size > kMaxDropInConfigBytes) return R::fail("COGAME_CONFIG_URI: the config is over 1 MiB");
     std::ifstream in(env.config, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
-    hns::CreateRequest request;
+    CreateRequest request;
     request.config_json = text.str();
     boost::json::error_code json_ec;
     const auto parsed = boost::json::parse(request.config_json, json_ec);
-    if (json_ec || !parsed.is_object()) {
-        error = "COGAME_CONFIG_URI: the config is not a JSON object";
-        return std::nullopt;
-    }
-    auto built = hns::build_config(request);
-    if (auto* e = std::get_if<hns::HubError>(&built)) {
-        error = "COGAME_CONFIG_URI: " + e->detail;
-        return std::nullopt;
-    }
-    return std::get<sim::hns::GameConfig>(std::move(built));
+    if (json_ec || !parsed.is_object()) return R::fail("COGAME_CONFIG_URI: the config is not a JSON object");
+    auto built = build_config(request);
+    if (auto* e = std::get_if<HubError>(&built)) return R::fail("COGAME_CONFIG_URI: " + e->detail);
+    return R::ok(std::get<sim::hns::GameConfig>(std::move(built)));
 }
 
-std::shared_ptr<const std::string> load_verified_replay(const std::filesystem::path& path, std::string& error) {
+Expected<std::shared_ptr<const std::string>> load_verified_replay(const std::filesystem::path& path) {
+    using R = Expected<std::shared_ptr<const std::string>>;
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
-    if (ec) {
-        error = "COGAME_LOAD_REPLAY_URI: cannot read " + path.string() + ": " + ec.message();
-        return nullptr;
-    }
-    if (size > hns::kMaxLiveReplayBytes) {
-        error = "COGAME_LOAD_REPLAY_URI: the replay is over " + std::to_string(hns::kMaxLiveReplayBytes >> 20) + " MiB";
-        return nullptr;
-    }
+    if (ec) return R::fail("COGAME_LOAD_REPLAY_URI: cannot read " + path.string() + ": " + ec.message());
+    if (size > kMaxLiveReplayBytes) return R::fail("COGAME_LOAD_REPLAY_URI: the replay is over " + std::to_string(kMaxLiveReplayBytes >> 20) + " MiB");
     std::ifstream in(path, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
-    if (!in.good() && !in.eof()) {
-        error = "COGAME_LOAD_REPLAY_URI: cannot read " + path.string();
-        return nullptr;
-    }
+    if (!in.good() && !in.eof()) return R::fail("COGAME_LOAD_REPLAY_URI: cannot read " + path.string());
     auto bytes = std::make_shared<const std::string>(text.str());
     const auto data = sim::hns::parse_replay(*bytes);
-    if (!data) {
-        error = "COGAME_LOAD_REPLAY_URI: not a hide-and-seek replay: " + data.error;
-        return nullptr;
-    }
+    if (!data) return R::fail("COGAME_LOAD_REPLAY_URI: not a hide-and-seek replay: " + data.error);
     const auto report = sim::hns::verify_replay(*data);
-    if (!report.ok) {
-        error = "COGAME_LOAD_REPLAY_URI: the replay does not verify: " + report.message();
-        return nullptr;
-    }
+    if (!report.ok) return R::fail("COGAME_LOAD_REPLAY_URI: the replay does not verify: " + report.message());
     spdlog::info("event=replay_loaded path=\"{}\" bytes={} ticks={} hashes_checked={}", path.string(), bytes->size(), report.ticks,
                  report.checked);
-    return bytes;
+    return R::ok(std::move(bytes));
 }
 
-void arm_dropin(hns::HnsHub& hub, const hns::DropInEnv& env) {
+void arm_dropin(HnsHub& hub, const DropInEnv& env) {
     hub.supervisor().on_player_failure_hook([path = env.player_failure](int slot, const std::string& message) {
         boost::json::object report{{"failed_policy_index", slot}, {"message", message}};
         write_file(path, boost::json::serialize(report));
     });
     // Only the league's own match writes the runner's files, and only once.
     auto written = std::make_shared<std::atomic<bool>>(false);
-    hub.supervisor().on_finished([env, &hub, written](const std::string& id, const hns::FinishedMatch& finished) {
+    hub.supervisor().on_finished([env, &hub, written](const std::string& id, const FinishedMatch& finished) {
         if (id != hub.default_match_id() || written->exchange(true)) {
             spdlog::warn("event=dropin_artifacts_refused id={}", id);
             return;
@@ -116,7 +91,7 @@ void arm_dropin(hns::HnsHub& hub, const hns::DropInEnv& env) {
         bool ok = write_file(env.results, finished.results) && write_file(env.save_replay, finished.replay);
         if (!env.events.empty()) {
             // Re-stepped from the replay just written: the live match never paid for the events.
-            auto events = hns::episode_events_jsonl(finished.replay);
+            auto events = episode_events_jsonl(finished.replay);
             if (!events) spdlog::error("event=dropin_events_failed error=\"{}\"", events.error);
             ok = events && write_file(env.events, *events) && ok;
         }
@@ -130,4 +105,4 @@ void arm_dropin(hns::HnsHub& hub, const hns::DropInEnv& env) {
     });
 }
 
-}  // namespace hschool::server
+}  // namespace hschool::server::hns

@@ -9,20 +9,21 @@
 #include <string>
 
 #include "server/hns/contract/dropin_env.hpp"
+#include "server/hns/contract/expected.hpp"
 #include "server/hns/hub/hub.hpp"
 
-namespace hschool::server {
+namespace hschool::server::hns {
 
 // The match config the runner gave, or why it cannot be used.
-std::optional<sim::hns::GameConfig> dropin_config(const hns::DropInEnv& env, std::string& error);
+Expected<sim::hns::GameConfig> dropin_config(const DropInEnv& env);
 
 // Replay-server mode (COGAME_LOAD_REPLAY_URI): the replay's bytes once it has been read, parsed
-// and re-stepped with every hash equal; otherwise nothing, and `error` names the first bad tick or
-// why the file cannot be used (the start fails).
-std::shared_ptr<const std::string> load_verified_replay(const std::filesystem::path& path, std::string& error);
+// and re-stepped with every hash equal; otherwise the first bad tick, or why the file cannot be
+// used (the start fails).
+Expected<std::shared_ptr<const std::string>> load_verified_replay(const std::filesystem::path& path);
 
 // Hooks the hub so the artifacts are written when the match ends and the process then stops
 // itself (SIGTERM to itself after the linger, so shutdown takes the usual path).
-void arm_dropin(hns::HnsHub& hub, const hns::DropInEnv& env);
+void arm_dropin(HnsHub& hub, const DropInEnv& env);
 
-}  // namespace hschool::server
+}  // namespace hschool::server::hns

@@ -3,9 +3,10 @@
 #include <string>
 #include <string_view>
 
-#include "server/hns/hub/hub.hpp"
+#include "server/hns/hub/socket_admission.hpp"
+#include "server/hns/web/responses.hpp"
 
-namespace hschool::server {
+namespace hschool::server::hns {
 
 namespace {
 
@@ -30,10 +31,6 @@ std::string fallback_page(std::string_view view, const std::string& match) {
            "installed here (--web-root).</p></body></html>\n";
 }
 
-net::HttpResponse text(unsigned status, std::string body) {
-    return net::HttpResponse{status, "text/plain; charset=utf-8", std::move(body), {{"Cache-Control", "no-cache"}}};
-}
-
 void serve_page(const net::HttpHandler& files, const net::HttpRequest& request, std::string_view view, const std::string& match,
                 const net::Respond& respond) {
     net::HttpRequest index = request;
@@ -54,19 +51,18 @@ void serve_page(const net::HttpHandler& files, const net::HttpRequest& request, 
 
 }  // namespace
 
-void add_hns_client_pages(net::HttpRouter& router, hns::HnsHub& hub, net::HttpHandler files) {
-    router.add("GET", "/client/player", [&hub, files](const net::HttpRequest& request, const net::PathParams&, net::Respond respond) {
+void add_client_pages(net::HttpRouter& router, SocketAdmission& admission, net::HttpHandler files) {
+    router.add("GET", "/client/player", [&admission, files](const net::HttpRequest& request, const net::PathParams&, net::Respond respond) {
         // The same 403 (and 409) texts as the /player upgrade; the page itself asks for no seat.
-        if (auto refused = hub.admission().check_player_page(request.query))
-            return respond(text(static_cast<unsigned>(refused->status), refused->body));
-        serve_page(files, request, "player", hub.admission().page_match(request.query), respond);
+        if (auto refused = admission.check_player_page(request.query)) return respond(rejection_response(std::move(*refused)));
+        serve_page(files, request, "player", admission.page_match(request.query), respond);
     });
-    router.add("GET", "/client/global", [&hub, files](const net::HttpRequest& request, const net::PathParams&, net::Respond respond) {
-        serve_page(files, request, "global", hub.admission().page_match(request.query), respond);
+    router.add("GET", "/client/global", [&admission, files](const net::HttpRequest& request, const net::PathParams&, net::Respond respond) {
+        serve_page(files, request, "global", admission.page_match(request.query), respond);
     });
-    router.add("GET", "/client/replay", [&hub, files](const net::HttpRequest& request, const net::PathParams&, net::Respond respond) {
-        serve_page(files, request, "replay", hub.admission().replay_mode() ? std::string() : hub.admission().page_match(request.query), respond);
+    router.add("GET", "/client/replay", [&admission, files](const net::HttpRequest& request, const net::PathParams&, net::Respond respond) {
+        serve_page(files, request, "replay", admission.replay_mode() ? std::string() : admission.page_match(request.query), respond);
     });
 }
 
-}  // namespace hschool::server
+}  // namespace hschool::server::hns

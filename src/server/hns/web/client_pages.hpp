@@ -6,12 +6,11 @@
 // match, answered 200 without a redirect; without a built client, a small page of our own.
 #include "net/http_router.hpp"
 
-namespace hschool::server {
+namespace hschool::server::hns {
 
-namespace hns {
-class HnsHub;
-}
+class SocketAdmission;
 
-void add_hns_client_pages(net::HttpRouter& router, hns::HnsHub& hub, net::HttpHandler files);
+// `files`: the built client's static files (its index.html is the page).
+void add_client_pages(net::HttpRouter& router, SocketAdmission& admission, net::HttpHandler files);
 
-}  // namespace hschool::server
+}  // namespace hschool::server::hns

@@ -3,13 +3,11 @@
 // POST/GET /api/hns/leagues, GET/DELETE /api/hns/leagues/{id}.
 #include "net/http_router.hpp"
 
-namespace hschool::server {
+namespace hschool::server::hns {
 
-namespace hns {
 class LeagueHub;
-}
 
 // owners: the 201 hands out an owner token (owners mode), as POST /api/hns/matches does.
-void add_hns_league_routes(net::HttpRouter& router, hns::LeagueHub& leagues, bool owners);
+void add_league_routes(net::HttpRouter& router, LeagueHub& leagues, bool owners);
 
-}  // namespace hschool::server
+}  // namespace hschool::server::hns

@@ -1,27 +1,21 @@
 #pragma once
-// The hide-and-seek REST (/api/hns/...), the reference's plain-text routes (/healthz,
-// /control/restart, /control/kick) and their answers; the sockets are in http_session.cpp.
+// The matches' REST (/api/hns/variants, /api/hns/matches...) and the reference's plain-text routes
+// (/healthz, /control/restart, /control/kick); the sockets are sockets.hpp's.
 #include <string>
 #include <vector>
 
 #include "net/http_router.hpp"
 
-namespace hschool::server {
+namespace hschool::server::hns {
 
-namespace hns {
 class HnsHub;
-struct HubError;
-}
 
-struct HnsRouteOptions {
+struct MatchRouteOptions {
     bool owners = false;                      // owners mode: the owner token handed out at creation
     std::vector<std::string> allowed_origins; // CORS on the controls only for these and the own host
     bool dropin = false;                      // a league pod: the reference's `Access-Control-Allow-Origin: *`
 };
 
-void add_hns_routes(net::HttpRouter& router, hns::HnsHub& hub, HnsRouteOptions options);
+void add_match_routes(net::HttpRouter& router, HnsHub& hub, MatchRouteOptions options);
 
-// A refused REST request as an application/problem+json answer (WWW-Authenticate on 401, Retry-After when set).
-net::HttpResponse hub_error_response(const hns::HubError& error);
-
-}  // namespace hschool::server
+}  // namespace hschool::server::hns
