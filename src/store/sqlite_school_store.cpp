@@ -10,6 +10,7 @@
 
 #include "store/schema.hpp"
 #include "store/sqlite_support.hpp"
+#include "util/wall_clock.hpp"
 
 namespace hschool::store {
 namespace {
@@ -25,11 +26,6 @@ Expected<std::unique_ptr<SQLite::Database>, StoreError> open_connection(const st
     } catch (const std::exception& e) {
         return unexpected(StoreError{StoreErrorKind::OpenFailed, db_path.string() + ": " + e.what()});
     }
-}
-
-std::int64_t now_unix_ms() {
-    const auto now = std::chrono::system_clock::now().time_since_epoch();
-    return std::chrono::duration_cast<std::chrono::milliseconds>(now).count();
 }
 
 }  // namespace
@@ -129,7 +125,7 @@ Expected<SchoolRecord, StoreError> SqliteSchoolStore::insert_locked(const NewSch
 
         SchoolRecord record;
         static_cast<NewSchool&>(record) = school;
-        record.created_at_ms = now_unix_ms();
+        record.created_at_ms = util::unix_ms();
 
         SQLite::Statement insert_school(*db_,
                                         "INSERT INTO schools (name, start_date_ms, map_json, game_time_ms, running, "

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "store/pg/pg_schema.hpp"
+#include "util/wall_clock.hpp"
 
 namespace hschool::store {
 
@@ -52,11 +53,6 @@ std::string random_holder() {
     static constexpr char kHex[] = "0123456789abcdef";
     for (int i = 0; i < 16; ++i) name += kHex[device() % 16];
     return name;
-}
-
-std::int64_t now_unix_ms() {
-    const auto now = std::chrono::system_clock::now().time_since_epoch();
-    return std::chrono::duration_cast<std::chrono::milliseconds>(now).count();
 }
 
 }  // namespace
@@ -136,7 +132,7 @@ Expected<SchoolRecord, StoreError> PgSchoolStore::insert_checked(const NewSchool
         }
         SchoolRecord record;
         static_cast<NewSchool&>(record) = school;
-        record.created_at_ms = now_unix_ms();
+        record.created_at_ms = util::unix_ms();
         auto inserted = db.exec("INSERT INTO schools (name, start_date_ms, map_json, game_time_ms, running, speed_index, "
                                 "created_at_ms, owner_hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
                                 {Param::text(record.name), Param::integer(record.start_date_ms), Param::text(record.map_json),

@@ -3,17 +3,18 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "sim/hns/constants.hpp"
+
 namespace hschool::server::hns {
 
-inline constexpr int kMaxPlayers = 32;               // §2.2: slots 0..31; anything else becomes 32
+using sim::hns::kMaxPlayers;                         // §2.2: slots 0..31; anything else becomes 32
+using sim::hns::kSeats;                              // §2.3: registrations apply to seats 0..5
 inline constexpr int kAutoSlot = -1;                 // §2.2: an empty slot means "any"
 inline constexpr std::size_t kMaxQueryBytes = 4096;  // ours: a join query is a few dozen bytes
 inline constexpr std::size_t kMaxQueryValueBytes = 1024;  // ours: names and tokens are short
 inline constexpr std::size_t kMaxInputTextBytes = 4096;   // issue 12: a longer 0x81 is cut off
-inline constexpr std::size_t kMaxReplyPayloadBytes = 4096;  // §2.4: a longer reply is no reply
 inline constexpr std::int64_t kDecisionDeadlineMs = 16000;  // §2.4: turnBudgetMs by default
-inline constexpr int kSeats = 6;                     // §2.3: registrations apply to seats 0..5
-inline constexpr std::int64_t kFrameMicros = 1'000'000 / 24;  // §2.7: 41,666 µs, 24 Hz
+inline constexpr std::int64_t kFrameMicros = 1'000'000 / sim::hns::kTargetFps;  // §2.7: 41,666 µs, 24 Hz
 inline constexpr int kMaxSpeedIndex = 5;             // §2.8: PlaybackSpeeds has six entries
 
 // Issue 19: what one client can make a match keep or do.

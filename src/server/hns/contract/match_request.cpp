@@ -4,6 +4,8 @@
 
 #include <random>
 
+#include "sim/hns/constants.hpp"
+
 namespace hschool::server::hns {
 
 namespace json = boost::json;
@@ -29,8 +31,9 @@ std::variant<CreateRequest, HubError> parse_create_request(std::string_view body
             if (!value.is_string()) return HubError{400, "invalid-field", "variant: must be a string"};
             request.variant = std::string(value.as_string());
         } else if (key == "bots") {
-            if (!value.is_int64() || value.as_int64() < 0 || value.as_int64() > kMaxBots)
-                return HubError{400, "invalid-field", "bots: must be an integer from 0 to 6"};
+            // Bots fill seats: at most every one of them.
+            if (!value.is_int64() || value.as_int64() < 0 || value.as_int64() > sim::hns::kSeats)
+                return HubError{400, "invalid-field", "bots: must be an integer from 0 to " + std::to_string(sim::hns::kSeats)};
             request.bots = static_cast<int>(value.as_int64());
         } else if (key == "config") {
             if (!value.is_object()) return HubError{400, "invalid-field", "config: must be a JSON object"};

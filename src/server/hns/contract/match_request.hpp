@@ -9,8 +9,6 @@
 
 namespace hschool::server::hns {
 
-inline constexpr int kMaxBots = 6;
-
 // An HTTP-style error for the REST: status, problem code, detail naming the key.
 struct HubError {
     unsigned status = 400;
