@@ -68,8 +68,8 @@ def allowed(file_layer, target, rules):
 
 
 def resolve(include, including_file, root):
-    """The included file's path relative to the root: src/ first (our include root), then beside the file."""
-    for base in (os.path.join(root, "src"), os.path.dirname(os.path.join(root, including_file))):
+    """The included file's path relative to the root: src/ first, then tools/ (our include roots), then beside the file."""
+    for base in (os.path.join(root, "src"), os.path.join(root, "tools"), os.path.dirname(os.path.join(root, including_file))):
         candidate = os.path.normpath(os.path.join(base, include))
         if os.path.exists(candidate):
             return os.path.relpath(candidate, root)

@@ -3,13 +3,11 @@
 #include <boost/asio/connect.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <boost/beast/websocket.hpp>
 
 namespace hschool::test {
 
 namespace beast = boost::beast;
 namespace http = beast::http;
-namespace websocket = beast::websocket;
 namespace net = boost::asio;
 using tcp = net::ip::tcp;
 
@@ -27,85 +25,25 @@ bool run_for(net::io_context& ioc, bool& done, std::chrono::milliseconds timeout
 
 }  // namespace
 
-struct WsClient::Impl {
-    net::io_context ioc;
-    websocket::stream<beast::tcp_stream> ws{ioc};
-    beast::flat_buffer buffer;
-    bool broken = false;
-};
+std::unique_ptr<WsClient> WsClient::connect(std::uint16_t port, Options options) {
+    tools::ws::WsOptions ws;
+    ws.receive_buffer_bytes = options.receive_buffer_bytes;
+    auto dialled = tools::ws::BlockingWs::dial("127.0.0.1", std::to_string(port), options.path, ws);
+    if (!dialled) return nullptr;
+    return std::unique_ptr<WsClient>(new WsClient(std::move(*dialled)));
+}
 
-WsClient::WsClient(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 WsClient::~WsClient() = default;
 
-std::unique_ptr<WsClient> WsClient::connect(std::uint16_t port, Options options) {
-    auto impl = std::make_unique<Impl>();
-    beast::error_code ec;
-    auto& socket = beast::get_lowest_layer(impl->ws).socket();
-    socket.open(tcp::v4(), ec);
-    if (ec) return nullptr;
-    if (options.receive_buffer_bytes > 0) socket.set_option(net::socket_base::receive_buffer_size(options.receive_buffer_bytes), ec);
-    socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), ec);
-    if (ec) return nullptr;
-    impl->ws.binary(true);
-    impl->ws.read_message_max(64 * 1024 * 1024);
-    impl->ws.handshake("127.0.0.1:" + std::to_string(port), options.path, ec);
-    if (ec) return nullptr;
-    return std::unique_ptr<WsClient>(new WsClient(std::move(impl)));
-}
-
-bool WsClient::send(const protocol::Bytes& frame) {
-    beast::error_code ec;
-    impl_->ws.binary(true);
-    impl_->ws.write(net::buffer(frame.data(), frame.size()), ec);
-    return !ec;
-}
+bool WsClient::send(const protocol::Bytes& frame) { return ws_->send(frame, false); }
 
 bool WsClient::send_text(const std::string& text) {
-    beast::error_code ec;
-    impl_->ws.text(true);
-    impl_->ws.write(net::buffer(text), ec);
-    impl_->ws.binary(true);
-    return !ec;
+    return ws_->send(protocol::ByteView(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()), true);
 }
 
-WsEvent WsClient::read(std::chrono::milliseconds timeout) {
-    if (impl_->broken) return Closed{0, "connection already failed"};
-    bool done = false;
-    beast::error_code result;
-    impl_->buffer.clear();
-    impl_->ws.async_read(impl_->buffer, [&](beast::error_code ec, std::size_t) {
-        result = ec;
-        done = true;
-    });
-    if (!run_for(impl_->ioc, done, timeout)) {
-        impl_->broken = true;
-        beast::get_lowest_layer(impl_->ws).cancel();
-        run_for(impl_->ioc, done, 1s);
-        return TimedOut{};
-    }
-    if (result == websocket::error::closed) {
-        impl_->broken = true;
-        return Closed{impl_->ws.reason().code, std::string(impl_->ws.reason().reason.data(), impl_->ws.reason().reason.size())};
-    }
-    if (result) {
-        impl_->broken = true;
-        return Closed{0, result.message()};
-    }
-    const auto data = impl_->buffer.cdata();
-    const auto* bytes = static_cast<const std::uint8_t*>(data.data());
-    return Frame{protocol::Bytes(bytes, bytes + data.size()), impl_->ws.got_binary()};
-}
+WsEvent WsClient::read(std::chrono::milliseconds timeout) { return ws_->read(timeout); }
 
-std::optional<Closed> WsClient::read_until_closed(std::chrono::milliseconds timeout) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (true) {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-        if (left.count() <= 0) return std::nullopt;
-        auto event = read(left);
-        if (auto* closed = std::get_if<Closed>(&event)) return *closed;
-        if (std::holds_alternative<TimedOut>(event)) return std::nullopt;
-    }
-}
+std::optional<Closed> WsClient::read_until_closed(std::chrono::milliseconds timeout) { return ws_->read_until_closed(timeout); }
 
 HttpResult http_request(std::uint16_t port, const std::string& method, const std::string& target, const std::string& body,
                         const std::map<std::string, std::string>& headers) {

@@ -1,5 +1,6 @@
 #pragma once
-// A small blocking WebSocket and HTTP client for tests. Beast stays in ws_client.cpp.
+// The tests' blocking WebSocket client (the tools' one, tools/ws/blocking_ws.hpp, on the server's
+// loopback port) and their HTTP and raw TCP clients. Beast stays in the .cpp files.
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -9,22 +10,17 @@
 #include <variant>
 #include <vector>
 
+#include "ws/blocking_ws.hpp"
 #include "protocol/bytes.hpp"
 
 namespace hschool::test {
 
 using namespace std::chrono_literals;
 
-struct Frame {
-    protocol::Bytes data;
-    bool binary = true;
-};
-struct Closed {
-    std::uint16_t code = 0;  // 0 when the peer dropped TCP without a close frame
-    std::string reason;
-};
-struct TimedOut {};
-using WsEvent = std::variant<Frame, Closed, TimedOut>;
+using tools::ws::Closed;
+using tools::ws::Frame;
+using tools::ws::TimedOut;
+using tools::ws::WsEvent;
 
 class WsClient {
 public:
@@ -45,9 +41,8 @@ public:
     std::optional<Closed> read_until_closed(std::chrono::milliseconds timeout = 10s);
 
 private:
-    struct Impl;
-    explicit WsClient(std::unique_ptr<Impl> impl);
-    std::unique_ptr<Impl> impl_;
+    explicit WsClient(std::unique_ptr<tools::ws::BlockingWs> ws) : ws_(std::move(ws)) {}
+    std::unique_ptr<tools::ws::BlockingWs> ws_;
 };
 
 struct HttpResult {
