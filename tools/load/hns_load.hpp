@@ -12,7 +12,8 @@
 //   watch:    issue 31's bytes: one default match with six bots watched at once on the contract
 //             /global and on our browser's compact stream (first 5 s, then the steady state), then
 //             one fresh match per speed (1, 2, 4, 8, 16 ticks a frame) on the compact stream.
-// Beast and Asio stay in hns_load.cpp.
+// The sockets are hns_sockets.hpp's (tools/ws underneath), the REST calls hns_rest.hpp's, the figures
+// hns_report.hpp's; this header sees none of Beast or Asio.
 #include <boost/json/object.hpp>
 #include <cstdint>
 #include <ostream>

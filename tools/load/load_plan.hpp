@@ -18,6 +18,12 @@ inline constexpr auto kPingPeriod = std::chrono::seconds(1);                    
 // Waits out a warm-up or a measuring window.
 inline void sleep_seconds(double s) { std::this_thread::sleep_for(std::chrono::duration<double>(s)); }
 
+// The steady clock in microseconds: arrival times, round trips (a Ping carries it and the Pong echoes it).
+inline std::int64_t now_us() {
+    return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+inline double seconds_between(std::int64_t a_us, std::int64_t b_us) { return static_cast<double>(b_us - a_us) / 1e6; }
+
 struct LoadPlan {
     Scenario scenario = Scenario::Idle;
     std::string host = "127.0.0.1";

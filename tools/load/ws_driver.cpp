@@ -1,12 +1,8 @@
 #include "ws_driver.hpp"
 
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/websocket.hpp>
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -19,18 +15,17 @@
 #include <random>
 #include <thread>
 
+#include "ws/async_ws.hpp"
+#include "net/ws_frame.hpp"
 #include "protocol/v1.hpp"
 #include "protocol/v4.hpp"
 #include "protocol/v5.hpp"
-#include "net/ws_frame.hpp"
+#include "shards.hpp"
 #include "sim/arena/v5/replica.hpp"
 
 namespace hschool::load {
 
 namespace net = boost::asio;
-namespace beast = boost::beast;
-namespace websocket = beast::websocket;
-using tcp = net::ip::tcp;
 using SteadyClock = std::chrono::steady_clock;
 using protocol::Bytes;
 
@@ -47,20 +42,22 @@ constexpr int kRawEventsPerPass = 256;             // sockets one epoll_wait han
 constexpr std::size_t kRawMaxUnsentBytes = 4096;   // a bot whose socket backs up skips inputs rather than queue them
 constexpr std::int64_t kGameMsPerRealSecond[] = {150'000, 300'000, 600'000, 900'000, 1'200'000};  // by speed index
 
-std::int64_t now_us() {
-    return std::chrono::duration_cast<std::chrono::microseconds>(SteadyClock::now().time_since_epoch()).count();
+tools::ws::WsOptions client_options() {
+    tools::ws::WsOptions o;
+    o.max_message_bytes = kMaxReadFrameBytes;
+    o.no_delay = true;     // pings must not wait for Nagle
+    o.cheap_masks = true;  // masking keys need no cryptographic strength here
+    o.fragment = false;
+    return o;
 }
-
-}  // namespace
 
 struct Shard;
 
 struct Client {
-    Client(Shard& s, int i, net::io_context& ioc) : shard(s), index(i), ws(ioc) {}
+    Client(Shard& s, int i, net::io_context& ioc) : shard(s), index(i), ws(ioc, client_options()) {}
     Shard& shard;
     int index;
-    websocket::stream<tcp::socket> ws;
-    beast::flat_buffer buffer;
+    tools::ws::AsyncWs ws;
     ClientStats stats;
     std::deque<Bytes> out;
     bool writing = false;
@@ -98,21 +95,20 @@ struct SharedState {
 };
 
 struct Shard {
-    Shard(SharedState& o, int shard_index) : owner(o), plan(o.plan), rng(o.plan.seed + static_cast<std::uint64_t>(shard_index)) {}
+    Shard(SharedState& o, int shard_index)
+        : owner(o), plan(o.plan), ramp(o.plan.ramp_batch), rng(o.plan.seed + static_cast<std::uint64_t>(shard_index)) {}
 
     net::io_context ioc{1};  // one thread per context: no locks anywhere in a shard
     SharedState& owner;
     const LoadPlan& plan;
     std::string host_header;
-    tcp::endpoint endpoint;
     std::vector<std::unique_ptr<Client>> clients;
     net::steady_timer timer{ioc};
     net::steady_timer ping_timer{ioc};
     SteadyClock::time_point next_timer{};
     std::uint64_t timer_ticks = 0;
-    std::size_t next_connect = 0;
+    ConnectRamp ramp;
     std::size_t sweep_from = 0;  // clients before this index are resolved (welcomed or failed)
-    int in_flight = 0;
     bool stopping = false;
     std::atomic<bool> finished{false};
     std::mt19937_64 rng;
@@ -137,15 +133,12 @@ struct Shard {
     }
 
     void launch_more() {
-        while (!stopping && in_flight < plan.ramp_batch && next_connect < clients.size()) {
-            start_connect(*clients[next_connect++]);
-            ++in_flight;
-        }
+        ramp.launch(stopping, clients.size(), [this](std::size_t i) { start_connect(*clients[i]); });
     }
 
     void resolved(Client& c) {
         c.connecting = false;
-        --in_flight;
+        ramp.resolved();
         owner.pending.fetch_sub(1);
         launch_more();
     }
@@ -153,20 +146,11 @@ struct Shard {
     void start_connect(Client& c) {
         c.connecting = true;
         c.started = SteadyClock::now();
-        c.ws.read_message_max(kMaxReadFrameBytes);
-        c.ws.binary(true);
-        c.ws.auto_fragment(false);
-        c.ws.secure_prng(false);  // masking keys need no cryptographic strength here
-        c.ws.next_layer().async_connect(endpoint, [this, &c](beast::error_code ec) {
-            if (ec) return fail(c);
-            beast::error_code ignored;
-            c.ws.next_layer().set_option(tcp::no_delay(true), ignored);  // pings must not wait for Nagle
-            c.ws.async_handshake(host_header, "/ws/game", [this, &c](beast::error_code hec) {
-                if (hec) return fail(c);
-                if (plan.scenario == Scenario::Arena && plan.protocol == 5 && !go_raw(c)) return fail(c);
-                send_hello(c);
-                if (c.raw_fd < 0) read_next(c);
-            });
+        c.ws.connect(plan.host, plan.port, host_header, "/ws/game", [this, &c](std::optional<tools::ws::WsRefusal> refused) {
+            if (refused) return fail(c);
+            if (plan.scenario == Scenario::Arena && plan.protocol == 5 && !go_raw(c)) return fail(c);
+            send_hello(c);
+            if (c.raw_fd < 0) read_next(c);
         });
     }
 
@@ -184,8 +168,7 @@ struct Shard {
             c.raw_fd = -1;
             return;
         }
-        beast::error_code ignored;
-        c.ws.next_layer().close(ignored);
+        c.ws.close();
     }
 
     // A v5 bot reads ~20 Frames a second: through Beast each costs a composed read of several
@@ -194,9 +177,8 @@ struct Shard {
     // epoll set, the server's frames read by the server's own (fuzzed) reader, inputs framed and
     // masked by hand.
     bool go_raw(Client& c) {
-        beast::error_code ec;
-        const int fd = c.ws.next_layer().release(ec);
-        if (ec) return false;
+        const int fd = c.ws.release();
+        if (fd < 0) return false;
         c.raw_fd = fd;
         c.raw_reader = std::make_unique<hschool::net::ws::FrameReader>(kMaxReadFrameBytes, hschool::net::ws::Sender::Server);
         epoll_event event{};
@@ -207,7 +189,7 @@ struct Shard {
 
     void watch_raw() {
         if (stopping) return;
-        raw_watch.async_wait(net::posix::descriptor_base::wait_read, [this](beast::error_code ec) {
+        raw_watch.async_wait(net::posix::descriptor_base::wait_read, [this](boost::system::error_code ec) {
             if (ec || stopping) return;
             std::array<epoll_event, kRawEventsPerPass> events;
             const int ready = ::epoll_wait(raw_epoll, events.data(), kRawEventsPerPass, 0);
@@ -318,10 +300,10 @@ struct Shard {
 
     void write_next(Client& c) {
         c.writing = true;
-        c.ws.async_write(net::buffer(c.out.front()), [this, &c](beast::error_code ec, std::size_t) {
+        c.ws.write(c.out.front(), false, [this, &c](bool ok) {
             c.writing = false;
             c.out.pop_front();
-            if (ec) {
+            if (!ok) {
                 if (!stopping) ++send_errors;
                 c.out.clear();
                 return;
@@ -331,21 +313,19 @@ struct Shard {
     }
 
     void read_next(Client& c) {
-        c.buffer.consume(c.buffer.size());
-        c.ws.async_read(c.buffer, [this, &c](beast::error_code ec, std::size_t) {
-            if (ec) return on_read_error(c, ec);
-            const auto data = c.buffer.cdata();
-            on_frame(c, protocol::ByteView(static_cast<const std::uint8_t*>(data.data()), data.size()));
+        c.ws.read([this, &c](protocol::ByteView frame, bool, std::optional<tools::ws::WsEnd> end) {
+            if (end) return on_read_end(c, *end);
+            on_frame(c, frame);
             if (!c.dead) read_next(c);
         });
     }
 
-    void on_read_error(Client& c, beast::error_code ec) {
+    void on_read_end(Client& c, const tools::ws::WsEnd& end) {
         if (c.connecting) return fail(c);
         if (c.dead || stopping) return;
         c.dead = true;
         c.stats.closed_after_welcome = true;
-        if (ec == websocket::error::closed) c.stats.close_code = c.ws.reason().code;
+        c.stats.close_code = end.code;  // 0 without a Close frame
     }
 
     void on_frame(Client& c, protocol::ByteView frame) {
@@ -473,14 +453,14 @@ struct Shard {
         if (stopping) return;
         next_timer += kInputPeriod;
         timer.expires_at(next_timer);
-        timer.async_wait([this](beast::error_code ec) {
+        timer.async_wait([this](boost::system::error_code ec) {
             if (ec || stopping) return;
             on_timer();
             arm_timer();
             // Pings go half a period after the input burst: a Pong must not queue behind our own
             // burst of writes, or the round trip would measure the load generator, not the server.
             ping_timer.expires_at(next_timer - kInputPeriod / 2);
-            ping_timer.async_wait([this](beast::error_code ping_ec) {
+            ping_timer.async_wait([this](boost::system::error_code ping_ec) {
                 if (!ping_ec && !stopping) send_pings();
             });
         });
@@ -527,11 +507,11 @@ struct Shard {
     }
 
     void sweep_connecting(SteadyClock::time_point now) {
-        for (std::size_t i = sweep_from; i < next_connect; ++i) {
+        for (std::size_t i = sweep_from; i < ramp.next; ++i) {
             Client& c = *clients[i];
             if (c.connecting && now - c.started > plan.connect_timeout) fail(c);
         }
-        while (sweep_from < next_connect && !clients[sweep_from]->connecting) ++sweep_from;
+        while (sweep_from < ramp.next && !clients[sweep_from]->connecting) ++sweep_from;
     }
 
     // Runs on the shard's thread: ends every connection so the context runs out of work.
@@ -539,7 +519,7 @@ struct Shard {
         stopping = true;
         timer.cancel();
         ping_timer.cancel();
-        beast::error_code ignored;
+        boost::system::error_code ignored;
         raw_watch.cancel(ignored);
         for (auto& c : clients) {
             c->dead = true;
@@ -548,20 +528,20 @@ struct Shard {
     }
 };
 
+}  // namespace
+
 struct WsDriver::Impl : SharedState {
     std::vector<std::unique_ptr<Shard>> shards;
-    std::vector<std::thread> threads;
+    ShardThreads<Shard> threads{shards};
 };
 
 WsDriver::WsDriver(LoadPlan plan) : impl_(std::make_unique<Impl>()) {
     impl_->plan = std::move(plan);
     const auto& p = impl_->plan;
     const int threads = std::max(1, p.threads);
-    const auto address = net::ip::make_address(p.host);
     for (int s = 0; s < threads; ++s) {
         auto shard = std::make_unique<Shard>(*impl_, s);
         shard->host_header = p.host + ":" + std::to_string(p.port);
-        shard->endpoint = tcp::endpoint(address, p.port);
         impl_->shards.push_back(std::move(shard));
     }
     for (int i = 0; i < p.clients; ++i) {
@@ -574,14 +554,10 @@ WsDriver::WsDriver(LoadPlan plan) : impl_(std::make_unique<Impl>()) {
 }
 
 WsDriver::~WsDriver() {
-    if (!impl_->threads.empty()) stop();
+    if (impl_->threads.running()) stop();
 }
 
-void WsDriver::start() {
-    for (auto& shard : impl_->shards) {
-        impl_->threads.emplace_back([s = shard.get()] { s->run(); });
-    }
-}
+void WsDriver::start() { impl_->threads.start(); }
 
 int WsDriver::pending() const { return impl_->pending.load(); }
 int WsDriver::welcomed() const { return impl_->welcomed.load(); }
@@ -589,14 +565,7 @@ void WsDriver::set_measuring(bool on) { impl_->measuring = on; }
 
 DriverResult WsDriver::stop() {
     impl_->measuring = false;
-    for (auto& shard : impl_->shards) net::post(shard->ioc, [s = shard.get()] { s->shutdown(); });
-    const auto deadline = SteadyClock::now() + kStopGrace;
-    for (auto& shard : impl_->shards) {
-        while (!shard->finished && SteadyClock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        shard->ioc.stop();
-    }
-    for (auto& t : impl_->threads) t.join();
-    impl_->threads.clear();
+    impl_->threads.stop(kStopGrace);
 
     DriverResult result;
     result.clients.resize(static_cast<std::size_t>(impl_->plan.clients));
