@@ -1,7 +1,10 @@
 #include "options.hpp"
 
+#include <charconv>
 #include <iostream>
 #include <string_view>
+
+#include "ws/ws_url.hpp"
 
 namespace hschool::load {
 
@@ -40,16 +43,13 @@ constexpr const char* kUsage =
     "Prints one JSON line and a table. Loopback servers only.\n";
 
 bool parse_url(std::string_view url, LoadPlan& plan) {
-    constexpr std::string_view kScheme = "ws://";
-    if (!url.starts_with(kScheme)) return false;
-    url.remove_prefix(kScheme.size());
-    if (const auto slash = url.find('/'); slash != std::string_view::npos) url = url.substr(0, slash);
-    const auto colon = url.rfind(':');
-    if (colon == std::string_view::npos) return false;
-    plan.host = std::string(url.substr(0, colon));
-    if (plan.host == "localhost") plan.host = "127.0.0.1";
-    const int port = std::stoi(std::string(url.substr(colon + 1)));
-    if (port <= 0 || port > 65535) return false;
+    auto parsed = tools::ws::parse_ws_url(url);
+    if (!parsed || !parsed->port_given) return false;
+    plan.host = parsed->host == "localhost" ? "127.0.0.1" : parsed->host;
+    int port = 0;
+    const auto& text = parsed->port;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), port);
+    if (ec != std::errc() || end != text.data() + text.size() || port <= 0 || port > 65535) return false;
     plan.port = static_cast<std::uint16_t>(port);
     return plan.host.starts_with("127.");  // loopback only: this tool must never load someone else's server
 }
