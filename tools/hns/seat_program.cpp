@@ -1,10 +1,5 @@
-// The seat program's sockets (Beast lives in this file only).
+// The seat program's socket: tools/ws's client, blocking.
 #include "seat_program.hpp"
-
-#include <boost/asio/connect.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/websocket.hpp>
 
 #include <cstdio>
 #include <fstream>
@@ -14,94 +9,45 @@
 #include <thread>
 #include <vector>
 
+#include "protocol/close_codes.hpp"
 #include "seat_session.hpp"
 #include "wire_seats.hpp"
+#include "ws/blocking_ws.hpp"
+#include "ws/ws_url.hpp"
 
 namespace hschool::tools::hns {
 
-namespace beast = boost::beast;
-namespace websocket = beast::websocket;
-namespace net = boost::asio;
-using tcp = net::ip::tcp;
+using ws::BlockingWs;
+using ws::WsUrl;
 
 namespace {
 
 inline constexpr std::size_t kMaxOrderFileBytes = 1 << 20;      // orders are a few hundred bytes each
 inline constexpr std::size_t kMaxGameMessageBytes = 64 << 20;   // a frame is far smaller
 inline constexpr auto kIdleTimeout = std::chrono::seconds(30);   // a game that says nothing this long is gone
-inline constexpr std::uint16_t kMatchOverCode = 1000;            // the game's close when the match is over
 inline constexpr std::size_t kMaxRefusalChars = 200;             // of a refused handshake's body, for the log
 
-struct WsUrl {
-    std::string host, port = "80", target;
-};
-
-std::optional<WsUrl> parse_ws_url(const std::string& url, std::string& error) {
-    const std::string scheme = "ws://";
-    if (url.rfind(scheme, 0) != 0) {
-        error = "the URL must start with ws:// (wss:// is not supported)";
-        return std::nullopt;
-    }
-    const std::string rest = url.substr(scheme.size());
-    const auto slash = rest.find('/');
-    const std::string authority = rest.substr(0, slash);
-    WsUrl out;
-    out.target = slash == std::string::npos ? "/" : rest.substr(slash);
-    const auto colon = authority.rfind(':');
-    if (colon != std::string::npos && authority.find(']') == std::string::npos) {
-        out.host = authority.substr(0, colon);
-        out.port = authority.substr(colon + 1);
-    } else {
-        out.host = authority;
-    }
-    if (!out.host.empty() && out.host.front() == '[' && out.host.back() == ']') out.host = out.host.substr(1, out.host.size() - 2);
-    if (out.host.empty() || out.port.empty()) {
-        error = "the URL names no host";
-        return std::nullopt;
-    }
-    return out;
+std::unique_ptr<BlockingWs> dial_once(const WsUrl& url, std::string& error) {
+    ws::WsOptions options;
+    options.max_message_bytes = kMaxGameMessageBytes;
+    options.handshake_timeout = std::chrono::seconds(10);
+    options.idle_timeout = kIdleTimeout;
+    options.keep_alive_pings = true;
+    auto dialled = BlockingWs::dial(url.host, url.port, url.target, options);
+    if (dialled) return std::move(*dialled);
+    // A refused seat says why (the game's 403/409 texts), so a league log shows it.
+    const ws::WsRefusal& refused = dialled.error();
+    std::string body = refused.body.substr(0, kMaxRefusalChars);
+    while (!body.empty() && (body.back() == '\n' || body.back() == '\r')) body.pop_back();
+    error = refused.error;
+    if (refused.status != 0) error += " (HTTP " + std::to_string(refused.status) + (body.empty() ? "" : ": " + body) + ")";
+    return nullptr;
 }
 
-using Socket = websocket::stream<beast::tcp_stream>;
-
-std::unique_ptr<Socket> dial_once(net::io_context& ioc, const WsUrl& url, std::string& error) {
-    beast::error_code ec;
-    tcp::resolver resolver(ioc);
-    const auto found = resolver.resolve(url.host, url.port, ec);
-    if (ec) {
-        error = ec.message();
-        return nullptr;
-    }
-    auto ws = std::make_unique<Socket>(ioc);
-    beast::get_lowest_layer(*ws).connect(found, ec);
-    if (ec) {
-        error = ec.message();
-        return nullptr;
-    }
-    ws->read_message_max(kMaxGameMessageBytes);
-    websocket::stream_base::timeout timeouts{};
-    timeouts.handshake_timeout = std::chrono::seconds(10);
-    timeouts.idle_timeout = kIdleTimeout;
-    timeouts.keep_alive_pings = true;
-    ws->set_option(timeouts);
-    websocket::response_type answer;
-    ws->handshake(answer, url.host + ":" + url.port, url.target, ec);
-    if (ec) {
-        // A refused seat says why (the game's 403/409 texts), so a league log shows it.
-        std::string body = answer.body().substr(0, kMaxRefusalChars);
-        while (!body.empty() && (body.back() == '\n' || body.back() == '\r')) body.pop_back();
-        error = ec.message();
-        if (answer.result_int() != 0) error += " (HTTP " + std::to_string(answer.result_int()) + (body.empty() ? "" : ": " + body) + ")";
-        return nullptr;
-    }
-    ws->binary(true);
-    return ws;
-}
-
-std::unique_ptr<Socket> dial(net::io_context& ioc, const WsUrl& url, int attempts) {
+std::unique_ptr<BlockingWs> dial(const WsUrl& url, int attempts) {
     std::string error, last;
     for (int attempt = 0; attempt < attempts; ++attempt) {
-        if (auto ws = dial_once(ioc, url, error)) return ws;
+        if (auto socket = dial_once(url, error)) return socket;
         if (attempt == 0 || error != last) std::fprintf(stderr, "hschool-hns seat: game not accepting the seat yet (%s); retrying\n", error.c_str());
         last = error;
         std::this_thread::sleep_for(std::chrono::milliseconds(kSeatRetryMs));
@@ -148,12 +94,9 @@ SeatSession::OrderSource order_source(const std::string& from, std::string& erro
     };
 }
 
-bool send_all(Socket& ws, const std::vector<protocol::Bytes>& messages) {
-    for (const auto& m : messages) {
-        beast::error_code ec;
-        ws.write(net::buffer(m.data(), m.size()), ec);
-        if (ec) return false;
-    }
+bool send_all(BlockingWs& socket, const std::vector<protocol::Bytes>& messages) {
+    for (const auto& m : messages)
+        if (!socket.send(m)) return false;
     return true;
 }
 
@@ -184,9 +127,9 @@ bool read_prompt_file(const std::string& path, std::string& text, std::string& e
 
 int run_seat(const SeatOptions& options) {
     std::string error;
-    const auto url = parse_ws_url(options.url, error);
+    const auto url = ws::parse_ws_url(options.url);
     if (!url) {
-        std::fprintf(stderr, "hschool-hns seat: --url: %s\n", error.c_str());
+        std::fprintf(stderr, "hschool-hns seat: --url: %s\n", url.error().c_str());
         return 2;
     }
     if (options.scripted != "burrow" && options.scripted != "scatter") {
@@ -223,34 +166,34 @@ int run_seat(const SeatOptions& options) {
     }
     SeatSession session(policy, std::move(source));
 
-    net::io_context ioc;
-    auto ws = dial(ioc, *url, options.connect_attempts);
-    if (!ws) {
+    auto socket = dial(*url, options.connect_attempts);
+    if (!socket) {
         std::fprintf(stderr, "hschool-hns seat: the game never accepted a connection\n");
         return 1;
     }
     std::fprintf(stderr, "hschool-hns seat: connected (%s)\n", registration_text(policy).c_str());
     for (int reconnects = 0;;) {
-        bool open = send_all(*ws, session.on_open());
-        beast::flat_buffer buffer;
+        bool open = send_all(*socket, session.on_open());
+        ws::Closed closed;
         while (open) {
-            beast::error_code ec;
-            buffer.clear();
-            ws->read(buffer, ec);
-            if (ec) break;
-            const std::string data = beast::buffers_to_string(buffer.data());
-            open = send_all(*ws, session.on_message(ws->got_text(), data));
+            auto event = socket->read(std::nullopt);
+            auto* frame = std::get_if<ws::Frame>(&event);
+            if (!frame) {
+                if (auto* end = std::get_if<ws::Closed>(&event)) closed = *end;
+                break;
+            }
+            const std::string data(frame->data.begin(), frame->data.end());
+            open = send_all(*socket, session.on_message(!frame->binary, data));
         }
-        const auto reason = ws->reason();
-        std::fprintf(stderr, "hschool-hns seat: socket closed (code %u %s) after %d frames, %d orders\n", static_cast<unsigned>(reason.code),
-                     std::string(reason.reason.c_str()).c_str(), session.session_frames(), session.orders_sent());
+        std::fprintf(stderr, "hschool-hns seat: socket closed (code %u %s) after %d frames, %d orders\n", static_cast<unsigned>(closed.code),
+                     closed.code != 0 ? closed.reason.c_str() : "", session.session_frames(), session.orders_sent());
         // The match is over (its close), the game is winding down (no frame this session), or the
         // re-dials ran out: leave cleanly either way; the runner waits on our exit.
-        if (reason.code == kMatchOverCode || session.session_frames() == 0 || reconnects >= kSeatReconnectAttempts) break;
+        if (closed.code == protocol::close_code::kNormal || session.session_frames() == 0 || reconnects >= kSeatReconnectAttempts) break;
         ++reconnects;
         std::fprintf(stderr, "hschool-hns seat: re-dialling the seat (attempt %d)\n", reconnects);
-        ws = dial(ioc, *url, kSeatReconnectAttempts);
-        if (!ws) {
+        socket = dial(*url, kSeatReconnectAttempts);
+        if (!socket) {
             std::fprintf(stderr, "hschool-hns seat: the game is no longer listening\n");
             break;
         }
