@@ -20,15 +20,6 @@ json::value optional_number(const std::optional<double>& v, double steps) {
     return v ? json::value(rounded(*v, steps)) : json::value(nullptr);
 }
 
-const char* state_text(LeagueState s) {
-    switch (s) {
-        case LeagueState::Running: return "running";
-        case LeagueState::Finished: return "finished";
-        case LeagueState::Stopped: return "stopped";
-    }
-    return "running";
-}
-
 json::object method_json(const LeagueTable& t) {
     json::object prior;
     prior["strengthSigma"] = kPriorSigmaMargin;
@@ -153,10 +144,19 @@ void write(const json::value& v, int depth, std::string& out) {
 
 }  // namespace
 
+const char* league_state_text(LeagueState s) {
+    switch (s) {
+        case LeagueState::Running: return "running";
+        case LeagueState::Finished: return "finished";
+        case LeagueState::Stopped: return "stopped";
+    }
+    return "running";
+}
+
 json::value table_json(const LeagueTable& t) {
     json::object o;
     o["version"] = kLeagueJsonVersion;
-    o["state"] = state_text(t.info.state);
+    o["state"] = league_state_text(t.info.state);
     o["variant"] = t.info.variant;
     o["gameVersion"] = t.info.gameVersion;
     o["seed"] = t.info.seed;

@@ -12,6 +12,8 @@ namespace hschool::league {
 inline constexpr int kLeagueJsonVersion = 2;  // 2: gameVersion, and ratings of the margin model
 
 boost::json::value table_json(const LeagueTable& table);
+// The state as league.json (and the server's REST) names it: running, finished, stopped.
+const char* league_state_text(LeagueState state);
 std::string pretty_json(const boost::json::value& value);
 
 }  // namespace hschool::league

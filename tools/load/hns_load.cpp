@@ -36,15 +36,19 @@ struct SpeedKey {
 };
 constexpr std::array<SpeedKey, 5> kSpeedKeys{{{"1", 1}, {"2", 2}, {"4", 4}, {"8", 8}, {"6", 16}}};
 
-// A match with six server bots; its id in o["match"], or "" with o["error"].
-std::string bot_match(const HnsPlan& plan, const std::string& variant, json::object& o) {
-    auto id = create_match(plan, variant, sim::hns::kSeats);
-    if (!id) {
-        o["error"] = id.error();
+// The match made, its id in o["match"]; or "" with why not in o["error"].
+std::string made(const Expected<std::string, std::string>& created, json::object& o) {
+    if (!created) {
+        o["error"] = created.error();
         return "";
     }
-    o["match"] = *id;
-    return *id;
+    o["match"] = *created;
+    return *created;
+}
+
+// A match with six server bots.
+std::string bot_match(const HnsPlan& plan, const std::string& variant, json::object& o) {
+    return made(create_match(plan, variant, sim::hns::kSeats), o);
 }
 
 // ---- the modes ----
@@ -173,13 +177,8 @@ json::object run_fast(const HnsPlan& plan) {
     const std::string variant = plan.variant.empty() ? "certification" : plan.variant;
     json::object o = base_object(plan, variant);
     const Probe a = probe(plan);
-    const auto created = create_match(plan, variant, 0);
-    if (!created) {
-        o["error"] = created.error();
-        return o;
-    }
-    const std::string id = *created;
-    o["match"] = id;
+    const std::string id = made(create_match(plan, variant, 0), o);
+    if (id.empty()) return o;
     HnsSockets driver(plan, 1, true);
     driver.add_group(0, seat_targets(id));
     driver.start();
@@ -221,13 +220,8 @@ json::object run_replay(const HnsPlan& plan) {
     json::object o = base_object(plan, "certification");
     o["viewers"] = plan.viewers;
     o["match_config"] = kLongReplayConfig;
-    const auto created = create_match(plan, "certification", sim::hns::kSeats, kLongReplayConfig);
-    if (!created) {
-        o["error"] = created.error();
-        return o;
-    }
-    const std::string id = *created;
-    o["match"] = id;
+    const std::string id = made(create_match(plan, "certification", sim::hns::kSeats, kLongReplayConfig), o);
+    if (id.empty()) return o;
     {
         // Played out by one spectator at 16 ticks per frame ('6'); the match closes it with 1000.
         HnsSockets player(plan, 1, false);

@@ -168,22 +168,22 @@ void diff(const Snapshot& before, const Snapshot& after, const sh::Sim& sim, Col
         e.content = shout.text;
         out.add(std::move(e));
     }
-    for (const auto& pair : after.seen) {
-        if (before.seen.count(pair)) continue;
-        auto e = event(tick, "spotted");
-        e.source = pair.first;
-        e.target = pair.second;
-        e.x = players[pair.second].x;
-        e.y = players[pair.second].y;
-        out.add(std::move(e));
-    }
-    for (const auto& pair : before.seen) {
-        if (after.seen.count(pair)) continue;
-        auto e = event(tick, "lost");
-        e.source = pair.first;
-        e.target = pair.second;
-        out.add(std::move(e));
-    }
+    // A (seeker, hider) pair in sight now and not before was spotted, there; one gone was lost.
+    const auto sight = [&](const auto& now, const auto& then, const char* kind, bool located) {
+        for (const auto& pair : now) {
+            if (then.count(pair)) continue;
+            auto e = event(tick, kind);
+            e.source = pair.first;
+            e.target = pair.second;
+            if (located) {
+                e.x = players[pair.second].x;
+                e.y = players[pair.second].y;
+            }
+            out.add(std::move(e));
+        }
+    };
+    sight(after.seen, before.seen, "spotted", true);
+    sight(before.seen, after.seen, "lost", false);
 }
 
 int int_of(const json::object& o, const char* key, int fallback = 0) {

@@ -1,6 +1,6 @@
 #pragma once
 // What matches report for /metrics. An interface, so the Boost-free matches need not know
-// prometheus-cpp: the server's Metrics implements it; tests pass a null-object.
+// prometheus-cpp: the server's Metrics implements it (the league tests count with their own).
 #include <cstddef>
 #include <cstdint>
 
@@ -37,20 +37,6 @@ public:
     // Not pure, so implementations written before leagues need not know them.
     virtual void leagues_running(int delta) { (void)delta; }
     virtual void league_match_played() {}
-};
-
-// For tests and tools that run matches without a /metrics page.
-class NoHnsMetrics final : public HnsMetrics {
-public:
-    void match_phase(const char*, const char*) override {}
-    void seat_kind(const char*, const char*) override {}
-    void ticks(std::size_t) override {}
-    void frame_bytes(const char*, std::size_t) override {}
-    void spectator_encodes(std::size_t, std::size_t) override {}
-    void viewer_resyncs(const char*, std::size_t) override {}
-    void decision_latency(double) override {}
-    void fallback(const char*) override {}
-    void refused(const char*) override {}
 };
 
 }  // namespace hschool::server::hns

@@ -3,6 +3,7 @@
 #include "net/thread_role.hpp"
 #include "server/hns/contract/limits.hpp"
 #include "server/hns/hub/hub_options.hpp"
+#include "util/stop_thread.hpp"
 
 namespace hschool::server::hns {
 
@@ -10,14 +11,7 @@ void HubWorker::start() {
     thread_ = std::thread([this] { work(); });
 }
 
-void HubWorker::stop() {
-    {
-        std::lock_guard lock(mutex_);
-        stopping_ = true;
-    }
-    wake_.notify_all();
-    if (thread_.joinable()) thread_.join();
-}
+void HubWorker::stop() { util::stop_thread(mutex_, wake_, stopping_, thread_); }
 
 bool HubWorker::submit(std::function<void()> job) {
     {

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "net/thread_role.hpp"
+#include "util/stop_thread.hpp"
 
 namespace hschool::server::hns {
 
@@ -11,12 +12,7 @@ void MatchSupervisor::start() {
 }
 
 void MatchSupervisor::stop() {
-    {
-        std::lock_guard lock(mutex_);
-        stopping_ = true;
-    }
-    wake_.notify_all();
-    if (thread_.joinable()) thread_.join();
+    util::stop_thread(mutex_, wake_, stopping_, thread_);
     std::vector<std::shared_ptr<LiveMatch>> retired;
     {
         std::lock_guard lock(mutex_);

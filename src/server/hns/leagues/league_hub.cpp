@@ -14,6 +14,7 @@
 #include <charconv>
 #include <cstring>
 
+#include "league/table_json.hpp"
 #include "net/thread_role.hpp"
 #include "server/hns/leagues/league_match.hpp"
 #include "server/hns/leagues/league_table.hpp"
@@ -67,15 +68,6 @@ namespace {
 
 // "l" and the digits of an int64: anything longer is no league of ours.
 constexpr std::size_t kMaxLeagueIdChars = 20;
-
-const char* state_text(league::LeagueState s) {
-    switch (s) {
-        case league::LeagueState::Running: return "running";
-        case league::LeagueState::Finished: return "finished";
-        case league::LeagueState::Stopped: return "stopped";
-    }
-    return "running";
-}
 
 // "l<digits>" to its number; nothing for any other text (no lookup, no allocation beyond this).
 std::optional<std::int64_t> league_number(std::string_view id) {
@@ -181,7 +173,7 @@ std::variant<LeagueSummary, HubError> LeagueHub::create(LeagueRequest request, s
 LeagueSummary LeagueHub::summary_locked(const League& league) const {
     LeagueSummary s;
     s.id = league.id;
-    s.state = state_text(league.state);
+    s.state = league::league_state_text(league.state);
     s.variant = league.variant;
     s.error = league.error;
     s.played = static_cast<int>(league.results.size());
