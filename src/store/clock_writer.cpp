@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "util/stop_thread.hpp"
+
 namespace hschool::store {
 
 ClockWriter::ClockWriter(WriteBatch write_batch, std::chrono::milliseconds commit_interval)
@@ -53,18 +55,7 @@ std::optional<StoreError> ClockWriter::last_error() const {
     return last_error_;
 }
 
-void ClockWriter::stop() {
-    {
-        const std::lock_guard lock(mutex_);
-        if (stopping_) {
-            // Another caller is stopping or has stopped; joining twice is not allowed.
-            return;
-        }
-        stopping_ = true;
-    }
-    wake_.notify_one();
-    if (thread_.joinable()) thread_.join();
-}
+void ClockWriter::stop() { util::stop_thread(mutex_, wake_, stopping_, thread_); }
 
 void ClockWriter::run() {
     std::unique_lock lock(mutex_);

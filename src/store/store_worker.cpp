@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "util/stop_thread.hpp"
+
 namespace hschool::store {
 
 StoreWorker::StoreWorker(std::size_t max_queued) : max_queued_(max_queued), thread_([this] { run(); }) {}
@@ -19,15 +21,7 @@ StoreWorker::Submitted StoreWorker::submit(Job job) {
     return Submitted::Queued;
 }
 
-void StoreWorker::stop() {
-    {
-        const std::lock_guard lock(mutex_);
-        if (stopping_) return;  // another caller is stopping or has stopped; joining twice is not allowed
-        stopping_ = true;
-    }
-    wake_.notify_one();
-    if (thread_.joinable()) thread_.join();
-}
+void StoreWorker::stop() { util::stop_thread(mutex_, wake_, stopping_, thread_); }
 
 void StoreWorker::run() {
     std::unique_lock lock(mutex_);

@@ -24,43 +24,37 @@ HelloAnswer on_hello_v5(const net::ConnectionRef& connection, protocol::ByteView
     return cmd::ArenaJoinV5{connection, std::get<v5::Hello>(*decoded).name};
 }
 
-MessageAnswer on_message_v1(net::ConnectionId connection, std::uint32_t tick, protocol::ByteView message) {
-    auto decoded = v1::decode_client(message);
+namespace {
+
+// v1 and v5 answer alike after the Hello: a second Hello is refused, an Input becomes the loop's
+// command, a Ping is answered here, not on the next tick (so the round trip measures the network),
+// anything else is ignored. The versions differ in their types and field names only.
+template <class Hello, class Input, class Ping, class Decoded, class ToInput, class ToPong>
+MessageAnswer answer(const Decoded& decoded, const ToInput& to_input, const ToPong& to_pong) {
     if (!decoded) return protocol::Reject{CloseCode::InvalidPayload, protocol::describe(decoded.error())};
     return std::visit(
-        [&](auto& m) -> MessageAnswer {
+        [&](const auto& m) -> MessageAnswer {
             using M = std::decay_t<decltype(m)>;
-            if constexpr (std::is_same_v<M, v1::Hello>) {
-                return protocol::Reject{CloseCode::InvalidPayload, "second Hello"};
-            } else if constexpr (std::is_same_v<M, v1::Input>) {
-                return cmd::ArenaInput{connection, m.sequence, m.buttons};
-            } else if constexpr (std::is_same_v<M, v1::Ping>) {
-                // Answered here, not on the next tick, so the round trip measures the network.
-                return protocol::Reply{v1::encode(v1::Pong{m.client_time_ms, tick})};
-            } else {
-                return protocol::Ignore{};
-            }
+            if constexpr (std::is_same_v<M, Hello>) return protocol::Reject{CloseCode::InvalidPayload, "second Hello"};
+            else if constexpr (std::is_same_v<M, Input>) return to_input(m);
+            else if constexpr (std::is_same_v<M, Ping>) return protocol::Reply{to_pong(m)};
+            else return protocol::Ignore{};
         },
         decoded.value());
 }
 
+}  // namespace
+
+MessageAnswer on_message_v1(net::ConnectionId connection, std::uint32_t tick, protocol::ByteView message) {
+    return answer<v1::Hello, v1::Input, v1::Ping>(
+        v1::decode_client(message), [&](const v1::Input& m) { return cmd::ArenaInput{connection, m.sequence, m.buttons}; },
+        [&](const v1::Ping& m) { return v1::encode(v1::Pong{m.client_time_ms, tick}); });
+}
+
 MessageAnswer on_message_v5(net::ConnectionId connection, std::uint32_t tick, protocol::ByteView message) {
-    auto decoded = v5::decode_client(message);
-    if (!decoded) return protocol::Reject{CloseCode::InvalidPayload, protocol::describe(decoded.error())};
-    return std::visit(
-        [&](auto& m) -> MessageAnswer {
-            using M = std::decay_t<decltype(m)>;
-            if constexpr (std::is_same_v<M, v5::Hello>) {
-                return protocol::Reject{CloseCode::InvalidPayload, "second Hello"};
-            } else if constexpr (std::is_same_v<M, v5::Input>) {
-                return cmd::ArenaInput{connection, m.seq, m.mask};
-            } else if constexpr (std::is_same_v<M, v5::Ping>) {
-                return protocol::Reply{v5::encode(v5::Pong{m.client_time_ms, tick})};
-            } else {
-                return protocol::Ignore{};
-            }
-        },
-        decoded.value());
+    return answer<v5::Hello, v5::Input, v5::Ping>(
+        v5::decode_client(message), [&](const v5::Input& m) { return cmd::ArenaInput{connection, m.seq, m.mask}; },
+        [&](const v5::Ping& m) { return v5::encode(v5::Pong{m.client_time_ms, tick}); });
 }
 
 }  // namespace hschool::server::arena
