@@ -161,6 +161,25 @@ Decoded<Variant> read_into(ByteView body, Serialize&& serialize) {
     return Variant{std::move(decoded).value()};
 }
 
+// One kind of message of a codec: the id byte that starts it and the type it decodes into.
+template <std::uint8_t Id, class Msg>
+struct MessageKind {};
+
+template <class Variant, class Unknown, class Serialize, std::uint8_t Id, class Msg, class... Rest>
+Decoded<Variant> decode_kind(std::uint8_t id, ByteView body, Serialize& serialize, MessageKind<Id, Msg>, Rest... rest) {
+    if (id == Id) return read_into<Msg, Variant>(body, serialize);
+    if constexpr (sizeof...(Rest) > 0) return decode_kind<Variant, Unknown>(id, body, serialize, rest...);
+    else return Variant{Unknown{id}};
+}
+
+// A frame decoded by its first byte into the kind that id names, or into Unknown{id} for an id the
+// codec does not know; an empty frame is an error. Each codec lists its kinds once, in one call.
+template <class Variant, class Unknown, class Serialize, class... Kinds>
+Decoded<Variant> decode_message(ByteView frame, Serialize&& serialize, Kinds... kinds) {
+    if (frame.empty()) return DecodeError::Empty;
+    return decode_kind<Variant, Unknown>(frame[0], frame.subspan(1), serialize, kinds...);
+}
+
 // True for a message type whether the codec holds it const (writing) or not (reading).
 template <class M, class T>
 concept MessageOf = std::same_as<std::remove_const_t<M>, T>;

@@ -46,25 +46,13 @@ constexpr auto kSerialize = [](auto& stream, auto& message) { return serialize(s
 }  // namespace
 
 Decoded<ClientMessage> decode_client(ByteView frame) {
-    if (frame.empty()) return DecodeError::Empty;
-    const ByteView body = frame.subspan(1);
-    switch (frame[0]) {
-        case id::kHello: return read_into<Hello, ClientMessage>(body, kSerialize);
-        case id::kInput: return read_into<Input, ClientMessage>(body, kSerialize);
-        case id::kPing: return read_into<Ping, ClientMessage>(body, kSerialize);
-        default: return ClientMessage{Unknown{frame[0]}};
-    }
+    return decode_message<ClientMessage, Unknown>(frame, kSerialize, MessageKind<id::kHello, Hello>{},
+                 MessageKind<id::kInput, Input>{}, MessageKind<id::kPing, Ping>{});
 }
 
 Decoded<ServerMessage> decode_server(ByteView frame) {
-    if (frame.empty()) return DecodeError::Empty;
-    const ByteView body = frame.subspan(1);
-    switch (frame[0]) {
-        case id::kWelcome: return read_into<Welcome, ServerMessage>(body, kSerialize);
-        case id::kSnapshot: return read_into<Snapshot, ServerMessage>(body, kSerialize);
-        case id::kPong: return read_into<Pong, ServerMessage>(body, kSerialize);
-        default: return ServerMessage{Unknown{frame[0]}};
-    }
+    return decode_message<ServerMessage, Unknown>(frame, kSerialize, MessageKind<id::kWelcome, Welcome>{},
+                 MessageKind<id::kSnapshot, Snapshot>{}, MessageKind<id::kPong, Pong>{});
 }
 
 Bytes encode(const Hello& m) { return write_message(id::kHello, m, 3 + m.name.size(), kSerialize, "v1 Hello"); }

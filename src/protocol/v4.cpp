@@ -81,30 +81,16 @@ std::size_t map_snapshot_size(const MapSnapshot& m) {
 }  // namespace
 
 Decoded<ClientMessage> decode_client(ByteView frame) {
-    if (frame.empty()) return DecodeError::Empty;
-    const ByteView body = frame.subspan(1);
-    switch (frame[0]) {
-        case id::kHello: return read_into<Hello, ClientMessage>(body, kSerialize);
-        case id::kPing: return read_into<Ping, ClientMessage>(body, kSerialize);
-        case id::kOpenSchool: return read_into<OpenSchool, ClientMessage>(body, kSerialize);
-        case id::kCloseSchool: return read_into<CloseSchool, ClientMessage>(body, kSerialize);
-        case id::kSetRunning: return read_into<SetRunning, ClientMessage>(body, kSerialize);
-        case id::kSetSpeed: return read_into<SetSpeed, ClientMessage>(body, kSerialize);
-        default: return ClientMessage{Unknown{frame[0]}};
-    }
+    return decode_message<ClientMessage, Unknown>(frame, kSerialize, MessageKind<id::kHello, Hello>{},
+                 MessageKind<id::kPing, Ping>{}, MessageKind<id::kOpenSchool, OpenSchool>{},
+                 MessageKind<id::kCloseSchool, CloseSchool>{}, MessageKind<id::kSetRunning, SetRunning>{},
+                 MessageKind<id::kSetSpeed, SetSpeed>{});
 }
 
 Decoded<ServerMessage> decode_server(ByteView frame) {
-    if (frame.empty()) return DecodeError::Empty;
-    const ByteView body = frame.subspan(1);
-    switch (frame[0]) {
-        case id::kWelcome: return read_into<Welcome, ServerMessage>(body, kSerialize);
-        case id::kPong: return read_into<Pong, ServerMessage>(body, kSerialize);
-        case id::kClock: return read_into<Clock, ServerMessage>(body, kSerialize);
-        case id::kSchoolGone: return read_into<SchoolGone, ServerMessage>(body, kSerialize);
-        case id::kMapSnapshot: return read_into<MapSnapshot, ServerMessage>(body, kSerialize);
-        default: return ServerMessage{Unknown{frame[0]}};
-    }
+    return decode_message<ServerMessage, Unknown>(frame, kSerialize, MessageKind<id::kWelcome, Welcome>{},
+                 MessageKind<id::kPong, Pong>{}, MessageKind<id::kClock, Clock>{}, MessageKind<id::kSchoolGone, SchoolGone>{},
+                 MessageKind<id::kMapSnapshot, MapSnapshot>{});
 }
 
 Bytes encode(const Hello& m) { return write_message(id::kHello, m, 3, kSerialize, "v4 Hello"); }
