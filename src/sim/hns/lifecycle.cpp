@@ -401,6 +401,9 @@ void Sim::apply_control_record(std::string_view record) {
         const std::string detail = d != nullptr && d->is_string() ? std::string(d->as_string()) : "";
         if (r == "wall_clock") force_wall_clock_stop();
         else if (r == "sim_fault" || r == "host_error") force_fault_stop(detail);
+    } else if (k->as_string() == "start") {
+        // A training bridge's episode: its first game began before tick 1, without the lobby.
+        start_without_lobby();
     } else if (k->as_string() == "directive") {
         // Counted per seat-turn by its source, as the reference counts them (a turn may hold two
         // fallback records, one per attempt).

@@ -37,7 +37,8 @@ public:
     void start_without_lobby();
     // What the episode settles to once its last game is filed (every per-game array padded).
     void settle_episode() { pad_games(); }
-    // A replay control record (chat starting with '{'): only "stop" changes the sim.
+    // A replay control record (chat starting with '{'): only "stop" and "start" (the training
+    // bridge's: the first game began without the lobby) change the sim.
     void apply_control_record(std::string_view record);
 
     std::uint64_t hash() const;
