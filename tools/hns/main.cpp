@@ -5,6 +5,8 @@
 //   seat --url ws://HOST:PORT/player?slot=N&token=T [--scripted burrow|scatter] [--external-orders FILE|-]
 //        [--builtin idle|random --seed S] [--prompt-file FILE]
 //                   a league seat: plays the match on that socket, exit 0 when it is over
+//   bridge [--envs N] [--framing json|binary] [--replays DIR]
+//                   the training bridge on stdin/stdout (bridge_command.hpp)
 //   league --entrant a=builtin:burrow --entrant b=cmd:"python3 bot.py {url}" --matches 24 --out DIR
 //                   a league: built-ins headless, prompt:/cmd: through hschool-server; replays and
 //                   DIR/league.json (league_command.hpp)
@@ -17,6 +19,8 @@
 #include "sim/hns/match.hpp"
 #include "sim/hns/room_files.hpp"
 #include "sim/hns/verify.hpp"
+#include "bridge_command.hpp"
+#include "bridge_frames.hpp"
 #include "league_command.hpp"
 #include "seat_program.hpp"
 
@@ -200,6 +204,15 @@ int main(int argc, char** argv) {
     league->add_option("--jobs", leagueOptions.jobs, "matches at once (default: the hardware's cores)");
     league->add_option("--out", leagueOptions.out, "the folder for league.json and the replays")->required();
     league->add_flag("--quiet", leagueOptions.quiet, "no progress on stderr");
+    hschool::tools::hns::BridgeOptions bridgeOptions;
+    auto* bridge = app.add_subcommand("bridge", "the training bridge: JSON lines (or binary frames) on stdin and stdout");
+    bridge->add_option("--envs", bridgeOptions.envs, "episodes stepped side by side, one request for all of them")
+        ->check(CLI::Range(1, hschool::tools::hns::kMaxBridgeEnvs));
+    bridge->add_option("--threads", bridgeOptions.threads, "threads that step them (default: one per environment, at most the cores)")
+        ->check(CLI::Range(1, 256));
+    bridge->add_option("--framing", bridgeOptions.framing, "json: the reference's JSON lines; binary: length-prefixed frames of arrays")
+        ->check(CLI::IsMember({"json", "binary"}));
+    bridge->add_option("--replays", bridgeOptions.replays, "write each finished episode's COWLDHNS replay into this folder");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -210,5 +223,6 @@ int main(int argc, char** argv) {
     if (*verify) return cmd_verify(file);
     if (*seat) return hschool::tools::hns::run_seat(seatOptions);
     if (*league) return hschool::tools::hns::run_league(leagueOptions);
+    if (*bridge) return hschool::tools::hns::run_bridge(bridgeOptions);
     return cmd_info(file);
 }
