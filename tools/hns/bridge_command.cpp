@@ -1,6 +1,9 @@
 #include "bridge_command.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <boost/json.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -57,10 +60,13 @@ public:
         for (;;) {
             if (at_ == buffer_.size()) {
                 buffer_.resize(kReadChunkBytes);
-                const std::size_t got = std::fread(buffer_.data(), 1, buffer_.size(), stdin);
-                buffer_.resize(got);
+                // read(2), not fread: a trainer waits for each answer, so take what the pipe holds now.
+                ssize_t got = 0;
+                do got = ::read(STDIN_FILENO, buffer_.data(), buffer_.size());
+                while (got < 0 && errno == EINTR);
+                buffer_.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
                 at_ = 0;
-                if (got == 0) return !line.empty() || oversized;
+                if (got <= 0) return !line.empty() || oversized;
             }
             const auto newline = buffer_.find('\n', at_);
             const std::size_t end = newline == std::string::npos ? buffer_.size() : newline;

@@ -84,6 +84,7 @@ sh::Expected<FrameRequest> parse_frame_request(std::string_view payload, int env
     if (count != envs) return fail("the request names " + std::to_string(count) + " environments; this bridge has " + std::to_string(envs));
     FrameRequest out;
     out.op = static_cast<FrameOp>(op);
+    out.envs = envs;
     if (out.op == FrameOp::Reset) {
         for (int e = 0; e < envs; ++e) {
             std::uint16_t length = 0;
@@ -111,8 +112,7 @@ sh::Expected<FrameRequest> parse_frame_request(std::string_view payload, int env
 std::string frame_request_payload(const FrameRequest& request) {
     std::string out;
     put_u8(out, static_cast<std::uint8_t>(request.op));
-    const std::size_t envs = request.op == FrameOp::Reset ? request.seeds.size() : request.actions.size();
-    put_u16(out, static_cast<std::uint16_t>(envs));
+    put_u16(out, static_cast<std::uint16_t>(request.envs));
     for (const auto& seed : request.seeds) {
         if (!seed) {
             put_u16(out, kLeaveEnvSeed);

@@ -33,6 +33,7 @@ enum class FrameOp : std::uint8_t { Reset = 1, Step = 2, Teacher = 3, Observe = 
 
 struct FrameRequest {
     FrameOp op = FrameOp::Observe;
+    int envs = 0;                                   // how many environments it is for
     std::vector<std::optional<std::string>> seeds;  // reset: per env, nullopt = leave it
     std::vector<std::int16_t> actions;              // step: per env, kLeaveEnvAction = leave it
 };
