@@ -174,9 +174,9 @@ int main(int argc, char** argv) {
     info->add_option("file", file)->required();
     hschool::tools::hns::SeatOptions seatOptions;
     auto* seat = app.add_subcommand("seat", "a league seat: register, play the match on one /player socket, exit 0 when it is over");
-    seat->add_option("--url", seatOptions.url, "the seat's socket, ws://HOST:PORT/player?slot=N&token=T")->required();
-    seat->add_option("--scripted", seatOptions.scripted, "the baseline the server plays for this seat")
-        ->check(CLI::IsMember({"burrow", "scatter"}));
+    seat->add_option("--url", seatOptions.url, "the seat's socket, ws://HOST:PORT/player?slot=N&token=T (default: $COWORLD_PLAYER_WS_URL)");
+    seat->add_option("--scripted", seatOptions.scripted, "the baseline the server plays for this seat (teacher: burrow through the order catalog)")
+        ->check(CLI::IsMember({"burrow", "scatter", "teacher"}));
     seat->add_option("--external-orders", seatOptions.external_orders,
                      "answer decisions: a JSON-lines file of orders (one per turn, the last repeats), or - for "
                      "decisions on stdout and orders from stdin");
@@ -187,11 +187,14 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"idle", "random"}));
     seat->add_option("--seed", seatOptions.seed, "the match seed random draws its orders from");
     seat->add_option("--prompt-file", seatOptions.prompt_file, "a prompt seat: register with this file's text as the prompt");
+    seat->add_option("--numeric-url", seatOptions.numeric_url,
+                     "a numeric seat: POST each decision's values and legal mask here, play the order it picks (default: $PLAYER_NUMERIC_URL)");
+    seat->add_option("--numeric-key", seatOptions.numeric_key, "the numeric policy's bearer key (default: $PLAYER_NUMERIC_KEY)");
     hschool::tools::hns::LeagueOptions leagueOptions;
     auto* league = app.add_subcommand("league", "play a league; the table goes to DIR/league.json");
     league->add_option("--entrant", leagueOptions.entrants,
-                       "NAME=KIND, two or more; KIND: builtin:burrow|scatter|idle|random, prompt:FILE, cmd:COMMAND "
-                       "({url} in COMMAND: the seat's /player URL)")
+                       "NAME=KIND, two or more; KIND: builtin:burrow|scatter|idle|random|teacher, prompt:FILE, cmd:COMMAND "
+                       "({url} in COMMAND: the seat's /player URL), numeric:URL (a policy service our numeric player asks)")
         ->required();
     league->add_option("--server", leagueOptions.server,
                        "the hschool-server binary for prompt:/cmd: matches (default: beside hschool-hns, then PATH)");

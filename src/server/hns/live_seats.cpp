@@ -6,6 +6,7 @@
 #include "server/hns/rewards.hpp"
 #include "sim/hns/baselines.hpp"
 #include "sim/hns/records.hpp"
+#include "sim/hns/teacher_seat.hpp"
 
 namespace hschool::server::hns {
 
@@ -420,7 +421,9 @@ bool begin_turn(MatchRuntime& rt, SteadyClock::time_point now, HnsMetrics& metri
         switch (seat.policy.kind) {
         case PolicyKind::Manual: break;  // the seat's own mask plays
         case PolicyKind::Scripted: {
-            const sh::Order order = sh::baseline_order(seat.policy.baseline, rt.sim, rt.driver, s, *turn);
+            const sh::Order order = seat.policy.teacher
+                                        ? sh::teacher_seat()->order(rt.sim, rt.driver, s, *turn, sh::baseline_params(rt.sim.game_version()))
+                                        : sh::baseline_order(seat.policy.baseline, rt.sim, rt.driver, s, *turn);
             rt.writer.chat(ms, s, sh::directive_record(rt.sim, s, *turn, order, last, "scripted", 0));
             remember(rt, s, order, last);
             says.emplace_back(s, order.say);

@@ -375,6 +375,15 @@ std::optional<int> catalog_index_of(const OrderCatalog& catalog, const json::val
     return std::nullopt;
 }
 
+Order order_from_catalog(const CatalogOrder& entry, const OrderContext& context) {
+    auto parsed = parse_order(catalog_order_json(entry), context);
+    if (parsed && !parsed->rejected) return parsed->order;
+    // Only a catalog built from another room's view names what this room lacks: keep watching.
+    Order watch;
+    watch.fromReply = true;
+    return watch;
+}
+
 int teacher_index(const OrderCatalog& catalog, const Order& order) {
     int selected = 0;
     int best = kTeacherNoChoice;

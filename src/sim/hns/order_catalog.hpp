@@ -69,6 +69,9 @@ void append_values_json(const NumericValues& values, std::string& out);
 // order, an integer never equal to a float); a JSON null matches an unavailable slot, as there.
 std::optional<int> catalog_index_of(const OrderCatalog& catalog, const boost::json::value& action);
 
+// The order a seat plays for a catalog entry: the entry's JSON read as a seat's reply is read.
+Order order_from_catalog(const CatalogOrder& entry, const OrderContext& context);
+
 // The teacher's choice: the entry closest to a baseline's order (same intent, same object, the
 // same anchor scores higher, a farther push target lower); the first entry (watch) when none fits.
 int teacher_index(const OrderCatalog& catalog, const Order& order);
