@@ -21,6 +21,7 @@ import urllib.request
 import hns_attacks  # beside this file: issue 19's attacks with an honest match
 import arena_v5  # beside this file: issue 23, arena v1 against v5
 import hns_watch  # beside this file: issue 31, the compact watch stream beside the contract
+import hns_bridge  # beside this file: issue 41, the training bridge's decisions per second
 import hns_league  # beside this file: issue 33, live seats beside a league
 import side_by_side  # beside this file: issue 32, two builds under the same loads in one sitting
 import postgres  # beside this file: issue 34, SQLite and PostgreSQL side by side
@@ -835,7 +836,7 @@ def scaling_tables(results):
 
 
 SECTIONS = ("micro", "floor", "startup", "load", "hostile", "peer", "syscalls", "hns", "hns-live", "hns-crowd", "hns-all", "arena-v5", "side-by-side", "postgres",
-            "hns-attacks", "hns-watch", "hns-league")
+            "hns-attacks", "hns-watch", "hns-league", "hns-bridge")
 
 HNS_RUNS = 5  # whole matches per variant; the median is reported
 HNS_TARGET_TICKS_PER_S = 5000  # issue 11: a default match (~2,700 ticks) in under 0.5 s on one core
@@ -1196,6 +1197,8 @@ def main():
         results["hns_watch"] = hns_watch.run_hns_watch(Server, args.build, args.mods, load_binary(args.build), args.quick)
     if "hns-league" in sections:
         results["hns_league"] = hns_league.run_hns_league(Server, args.build, args.mods, load_binary(args.build), args.quick)
+    if "hns-bridge" in sections:
+        results["hns_bridge"] = hns_bridge.run_hns_bridge(args.build, args.quick)
     if "arena-v5" in sections:
         results["arena_v5"] = arena_v5.run_arena_v5(Server, args.build, args.mods, load_binary(args.build), args.quick, args.threads)
     if "side-by-side" in sections and args.baseline_build:
@@ -1244,6 +1247,8 @@ def main():
         print(hns_watch.hns_watch_table(results["hns_watch"]))
     if results.get("hns_league"):
         print(hns_league.hns_league_table(results["hns_league"]))
+    if results.get("hns_bridge"):
+        print(hns_bridge.hns_bridge_table(results["hns_bridge"]))
     if results.get("side_by_side"):
         print(side_by_side.side_by_side_table(results["side_by_side"]))
     if results.get("postgres"):
