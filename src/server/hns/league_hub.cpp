@@ -86,7 +86,7 @@ std::variant<LeagueSummary, HubError> LeagueHub::create(LeagueRequest request, s
     for (const auto& e : request.entrants)
         if (e.kind.family == league::KindFamily::Command) return HubError{400, "command-refused", "a server never runs a command"};
         else if (e.kind.family == league::KindFamily::Numeric)
-            return HubError{400, "numeric-refused", "a server never calls a policy URL: play numeric entrants with hschool-hns league"};
+            return HubError{400, "numeric-refused", "a server never calls a policy URL a client names"};
     if (!request.seed) {
         std::random_device device;
         request.seed = static_cast<std::int64_t>(device() & kDrawnSeedMask);

@@ -249,7 +249,7 @@ TEST_F(HnsLeagues, BadBodiesAreProblemsNamingTheKey) {
     const auto numeric = post_league(server->port(), R"({"entrants":[{"name":"a","kind":"numeric:http://10.0.0.1/actions"},{"name":"b","kind":"builtin:teacher"}],"matches":1})");
     EXPECT_EQ(numeric.status, 400U);
     EXPECT_EQ(league_problem(numeric), "numeric-refused");
-    EXPECT_NE(numeric.body.find("a server never calls a policy URL"), std::string::npos) << numeric.body;
+    EXPECT_NE(numeric.body.find("a server never calls a policy URL a client names"), std::string::npos) << numeric.body;
     const auto file = post_league(server->port(), R"({"entrants":[{"name":"a","kind":"prompt:/etc/passwd"},{"name":"b","kind":"builtin:idle"}],"matches":1})");
     EXPECT_EQ(league_problem(file), "file-refused");
     const auto over = post_league(server->port(), R"({"entrants":[{"name":"a","kind":"builtin:idle"},{"name":"b","kind":"builtin:idle"}],"matches":1001})");

@@ -19,10 +19,7 @@ namespace th = hschool::tools::hns;
 
 namespace {
 
-struct Ran {
-    int code = -1;
-    std::string out;
-};
+using Ran = CommandRun;
 
 std::string scratch(const std::string& name) { return (std::filesystem::path(HSCHOOL_TEST_SCRATCH_DIR) / name).string(); }
 
@@ -33,16 +30,7 @@ Ran bridge(const std::string& args, const std::string& input, const std::string&
         std::ofstream f(in, std::ios::binary | std::ios::trunc);
         f << input;
     }
-    const std::string cmd = std::string(HSCHOOL_HNS_TOOL) + " bridge " + args + " < " + in + " 2>/dev/null";
-    Ran r;
-    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
-    if (!pipe) return r;
-    std::array<char, 65536> buf{};
-    std::size_t n = 0;
-    while ((n = fread(buf.data(), 1, buf.size(), pipe.get())) > 0) r.out.append(buf.data(), n);
-    const int status = pclose(pipe.release());
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
+    return run_command(std::string(HSCHOOL_HNS_TOOL) + " bridge " + args + " < " + in + " 2>/dev/null");
 }
 
 std::vector<boost::json::value> lines_of(const std::string& text) {
