@@ -9,8 +9,11 @@
 #include "league/entrant.hpp"
 #include "numeric_seat.hpp"
 #include "sim/hns/bridge_episode.hpp"
+#include "sim/hns/match.hpp"
 #include "sim/hns/room_files.hpp"
 #include "sim/hns/string_seed.hpp"
+#include "sim/hns/teacher_seat.hpp"
+#include "sim/hns/verify.hpp"
 
 namespace hns = hschool::sim::hns;
 namespace tools = hschool::tools::hns;
@@ -87,4 +90,40 @@ TEST(NumericSeat, NumericAndTeacherEntrantKinds) {
     const auto teacher = hschool::league::parse_entrant("t=builtin:teacher");
     ASSERT_TRUE(teacher) << teacher.error();
     EXPECT_EQ(teacher->kind.family, hschool::league::KindFamily::Builtin);
+}
+
+TEST(NumericSeat, TheTeacherPlaysHeadlessAndItsOrdersAreCatalogEntries) {
+    // Headless: teacher against burrow; every teacher directive is an order the catalog holds.
+    auto config = hns::variant_config("certification");
+    ASSERT_TRUE(config);
+    config->seed = 9;
+    auto pinned = hns::resolve_room_spec(*config);
+    ASSERT_TRUE(pinned) << pinned.error;
+    hns::MatchOptions options;
+    for (int s = 0; s < 6; s += 2) options.policies[static_cast<std::size_t>(s)] = hns::teacher_seat();
+    auto outcome = hns::run_match(*pinned, options);
+    ASSERT_TRUE(outcome) << outcome.error;
+    const auto replay = hns::parse_replay(outcome->replay);
+    ASSERT_TRUE(replay) << replay.error;
+    EXPECT_TRUE(hns::verify_replay(*replay).ok);
+    int teacher_turns = 0, differs = 0;
+    for (const auto& chat : replay->chats) {
+        if (chat.message.rfind("{\"k\":\"directive\"", 0) != 0) continue;
+        const auto record = json::parse(chat.message).as_object();
+        const auto intent = std::string(record.at("intent").as_string());
+        if (record.at("slot").as_int64() % 2 != 0) continue;
+        ++teacher_turns;
+        // The catalog's intents; its pushes always name a target, its hides and moves an anchor.
+        EXPECT_TRUE(intent == "watch" || intent == "chase" || intent == "hide" || intent == "move_to" || intent == "lock" ||
+                    intent == "unlock" || intent == "vault" || intent == "push") << chat.message;
+        if (intent == "push") {
+            EXPECT_FALSE(record.at("to").is_null()) << chat.message;
+        }
+        if (intent == "hide" || intent == "move_to") {
+            EXPECT_FALSE(record.at("at").as_string().empty()) << chat.message;
+        }
+        differs += record.at("say") != "" ? 1 : 0;
+    }
+    EXPECT_GT(teacher_turns, 20);
+    EXPECT_EQ(differs, 0);  // a catalog order says nothing
 }
