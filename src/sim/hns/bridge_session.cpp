@@ -14,6 +14,8 @@ constexpr const char* kStale = "stale decision";
 constexpr const char* kOutsideCatalog = "action outside visible order catalog";
 // An unknown kind is echoed in the error, cut to this many bytes.
 constexpr std::size_t kMaxEchoedKindBytes = 40;
+// Room enough for a decision's escapes and its action schema beside the view.
+constexpr std::size_t kDecisionSchemaBytes = 8192;
 
 std::string error_line(std::string_view reason) {
     std::string out = "{\"kind\":\"error\",\"reason\":";
@@ -207,7 +209,9 @@ std::string BridgeSession::decision_json() {
     const Decision& d = decision();
     const std::string view = nim_json_text(d.view);
     const std::string seat = std::to_string(episode_->seat());
-    std::string out = "{\"kind\":\"decision\",\"game\":\"hide-and-seek\",\"decision_id\":" + std::to_string(d.id) +
+    std::string out;
+    out.reserve(2 * view.size() + kDecisionSchemaBytes);  // the view twice (once escaped) and the schema
+    out += "{\"kind\":\"decision\",\"game\":\"hide-and-seek\",\"decision_id\":" + std::to_string(d.id) +
                       ",\"seat\":" + seat + ",\"engine_seat\":" + seat + ",\"turn\":" + std::to_string(episode_->turn()) +
                       ",\"semantic_view\":" + view + ",\"inbox\":[],\"messages\":[{\"role\":\"user\",\"content\":";
     append_nim_json_string(view, out);

@@ -6,10 +6,21 @@
 
 namespace hschool::sim::hns {
 
+namespace {
+
+bool needs_escape(char c) { return static_cast<unsigned char>(c) < 0x20 || c == '"' || c == '\\'; }
+
+}  // namespace
+
 void append_nim_json_string(std::string_view s, std::string& out) {
     static constexpr char kHex[] = "0123456789ABCDEF";
     out.push_back('"');
-    for (const char c : s) {
+    std::size_t run = 0;  // the start of the stretch that needs no escape: appended in one piece
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const char c = s[i];
+        if (!needs_escape(c)) continue;
+        out.append(s, run, i - run);
+        run = i + 1;
         switch (c) {
             case '\n': out += "\\n"; break;
             case '\b': out += "\\b"; break;
@@ -20,15 +31,12 @@ void append_nim_json_string(std::string_view s, std::string& out) {
             case '"': out += "\\\""; break;
             case '\\': out += "\\\\"; break;
             default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    out += "\\u00";
-                    out.push_back(kHex[(c >> 4) & 0xF]);
-                    out.push_back(kHex[c & 0xF]);
-                } else {
-                    out.push_back(c);
-                }
+                out += "\\u00";
+                out.push_back(kHex[(c >> 4) & 0xF]);
+                out.push_back(kHex[c & 0xF]);
         }
     }
+    out.append(s, run, s.size() - run);
     out.push_back('"');
 }
 
