@@ -3,6 +3,8 @@
 // through BridgeSession (plus each decision's values and mask: what the bridge adds), and a
 // headless match's ticks per second beside them. One JSON line of figures on stdout.
 //   hschool-bridge-bench sim|session|lines|match EPISODES
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +23,14 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
+// This process's CPU time so far (user + system): on a busy box, what one core's worth plays.
+double cpu_seconds() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+           static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -32,6 +42,7 @@ int main(int argc, char** argv) {
     const int episodes = std::atoi(argv[2]);
     long long decisions = 0, ticks = 0;
     const auto start = Clock::now();
+    const double cpu_start = cpu_seconds();
     if (mode == "sim") {
         for (int e = 0; e < episodes; ++e) {
             auto config = hns::resolve_room_spec(hns::bridge_config(hns::bridge_seed_of(std::to_string(e))));
@@ -80,8 +91,10 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "unknown mode %s\n", mode.c_str());
         return 2;
     }
-    const double s = seconds_since(start);
-    std::printf("{\"mode\":\"%s\",\"episodes\":%d,\"decisions\":%lld,\"ticks\":%lld,\"seconds\":%.4f,\"decisions_per_s\":%.1f,\"ticks_per_s\":%.1f}\n",
-                mode.c_str(), episodes, decisions, ticks, s, decisions / s, ticks / s);
+    const double s = seconds_since(start), cpu = cpu_seconds() - cpu_start;
+    std::printf("{\"mode\":\"%s\",\"episodes\":%d,\"decisions\":%lld,\"ticks\":%lld,\"seconds\":%.4f,\"cpu_seconds\":%.4f,"
+                "\"decisions_per_s\":%.1f,\"decisions_per_cpu_s\":%.1f,\"ticks_per_s\":%.1f,\"ticks_per_cpu_s\":%.1f}\n",
+                mode.c_str(), episodes, decisions, ticks, s, cpu, decisions / s, cpu > 0 ? decisions / cpu : 0.0, ticks / s,
+                cpu > 0 ? ticks / cpu : 0.0);
     return 0;
 }

@@ -58,7 +58,8 @@ def in_process(build, mode, episodes, core=0):
 def sim_both_cores(build, episodes):
     procs = [subprocess.Popen(pinned(c) + [bench_binary(build), "sim", str(episodes)], stdout=subprocess.PIPE, text=True) for c in (0, 1)]
     figures = [last_json(p.communicate(timeout=600)[0]) for p in procs]
-    return {"decisions_per_s": sum(f.get("decisions_per_s", 0.0) for f in figures), "runs": figures}
+    return {"decisions_per_s": sum(f.get("decisions_per_s", 0.0) for f in figures),
+            "decisions_per_cpu_s": sum(f.get("decisions_per_cpu_s", 0.0) for f in figures), "runs": figures}
 
 
 def json_lines_one_env(build, episodes):
@@ -85,8 +86,16 @@ def json_lines_one_env(build, episodes):
     finally:
         os.sched_setaffinity(0, set(range(os.cpu_count() or 1)))
         bridge.stdin.close()
-        bridge.wait(timeout=60)
-    return {"episodes": episodes, "decisions": decisions, "seconds": seconds, "decisions_per_s": decisions / seconds}
+        cpu = cpu_seconds_at_exit(bridge)
+    return {"episodes": episodes, "decisions": decisions, "seconds": seconds, "decisions_per_s": decisions / seconds,
+            "bridge_cpu_s": cpu, "decisions_per_cpu_s": decisions / cpu if cpu else 0.0}
+
+
+def cpu_seconds_at_exit(process):
+    """The bridge's own CPU time (user + system): on a busy box, what one core's worth of it plays."""
+    _, _, usage = os.wait4(process.pid, 0)
+    process.returncode = 0
+    return usage.ru_utime + usage.ru_stime
 
 
 def binary_envs(build, envs, episodes_per_env):
@@ -129,8 +138,9 @@ def binary_envs(build, envs, episodes_per_env):
         seconds = time.perf_counter() - start
     finally:
         bridge.stdin.close()
-        bridge.wait(timeout=60)
-    return {"envs": envs, "episodes": done, "decisions": decisions, "seconds": seconds, "decisions_per_s": decisions / seconds}
+        cpu = cpu_seconds_at_exit(bridge)
+    return {"envs": envs, "episodes": done, "decisions": decisions, "seconds": seconds, "decisions_per_s": decisions / seconds,
+            "bridge_cpu_s": cpu, "decisions_per_cpu_s": decisions / cpu if cpu else 0.0}
 
 
 def run_hns_bridge(build, quick):
@@ -138,6 +148,7 @@ def run_hns_bridge(build, quick):
     out = {"loadavg_1m_at_start": os.getloadavg()[0]}
     out["sim_one_core"] = in_process(build, "sim", episodes)
     out["session_one_core"] = in_process(build, "session", episodes)
+    out["lines_one_core"] = in_process(build, "lines", episodes)
     out["match_one_core"] = in_process(build, "match", 2 if quick else 5)
     out["sim_both_cores"] = sim_both_cores(build, episodes)
     out["json_one_env"] = json_lines_one_env(build, episodes)
@@ -153,13 +164,18 @@ def hns_bridge_table(r):
     both = g(r.get("sim_both_cores"), "decisions_per_s")
     rows = ["\nissue 41: the training bridge, decisions per second (each encoded, then stepped with watch)",
             f"  reference's bridge, one core: {REFERENCE_DECISIONS_PER_S:.0f}/s (2,400 decisions in 4.15 s)",
-            f"  episode alone (sim + driver), one core: {g(r.get('sim_one_core'), 'decisions_per_s'):.0f}/s; "
-            f"with values and mask: {g(r.get('session_one_core'), 'decisions_per_s'):.0f}/s",
-            f"  headless certification match, one core: {g(r.get('match_one_core'), 'ticks_per_s'):.0f} ticks/s",
+            f"  episode alone (sim + driver), one core: {g(r.get('sim_one_core'), 'decisions_per_s'):.0f}/s "
+            f"({g(r.get('sim_one_core'), 'decisions_per_cpu_s'):.0f} per CPU-second); with values and mask: "
+            f"{g(r.get('session_one_core'), 'decisions_per_s'):.0f}/s ({g(r.get('session_one_core'), 'decisions_per_cpu_s'):.0f}); "
+            f"JSON lines without pipes: {g(r.get('lines_one_core'), 'decisions_per_s'):.0f}/s ({g(r.get('lines_one_core'), 'decisions_per_cpu_s'):.0f})",
+            f"  headless certification match, one core: {g(r.get('match_one_core'), 'ticks_per_s'):.0f} ticks/s "
+            f"({g(r.get('match_one_core'), 'ticks_per_cpu_s'):.0f} per CPU-second)",
             f"  hschool-hns bridge, JSON lines, one env, one core: {one:.0f}/s = {one / REFERENCE_DECISIONS_PER_S:.1f}x the reference "
+            f"({g(r.get('json_one_env'), 'decisions_per_cpu_s'):.0f} per second of the bridge's own CPU) "
             f"[target >= {TARGET_ONE_ENV_X:.0f}x: {'met' if one >= TARGET_ONE_ENV_X * REFERENCE_DECISIONS_PER_S else 'NOT met'}]",
-            f"  episode alone, both cores (two processes): {both:.0f}/s",
-            f"  hschool-hns bridge --envs {ENVS} --framing binary, both cores: {envs:.0f}/s = {100 * envs / both if both else 0:.0f} % "
+            f"  episode alone, both cores (two processes): {both:.0f}/s ({g(r.get('sim_both_cores'), 'decisions_per_cpu_s'):.0f} per CPU-second of each, summed)",
+            f"  hschool-hns bridge --envs {ENVS} --framing binary, both cores: {envs:.0f}/s "
+            f"({g(r.get('binary_envs'), 'decisions_per_cpu_s'):.0f} per CPU-second) = {100 * envs / both if both else 0:.0f} % "
             f"of the episode alone [target >= {100 * TARGET_ENVS_SHARE:.0f} %: {'met' if both and envs >= TARGET_ENVS_SHARE * both else 'NOT met'}]",
             f"  load average {g(r, 'loadavg_1m_at_start'):.1f} -> {g(r, 'loadavg_1m_at_end'):.1f}"]
     return "\n".join(rows)
