@@ -7,6 +7,7 @@
 #include <boost/json.hpp>
 
 #include "league/entrant.hpp"
+#include "league_test_support.hpp"
 #include "numeric_seat.hpp"
 #include "sim/hns/bridge_episode.hpp"
 #include "sim/hns/match.hpp"
@@ -126,4 +127,27 @@ TEST(NumericSeat, TheTeacherPlaysHeadlessAndItsOrdersAreCatalogEntries) {
     }
     EXPECT_GT(teacher_turns, 20);
     EXPECT_EQ(differs, 0);  // a catalog order says nothing
+}
+
+TEST(NumericSeat, TheSeatProgramReadsThePlayersVariables) {
+    // COWORLD_PLAYER_WS_URL stands in for --url and PLAYER_NUMERIC_URL for --numeric-url, as in the
+    // reference's player: a bad policy URL from the environment is refused before any dial, a good
+    // one dials the socket the environment names (closed here: exit 1 after one attempt).
+    ::setenv("COWORLD_PLAYER_WS_URL", "ws://127.0.0.1:1/player?slot=0&token=t", 1);
+    ::setenv("PLAYER_NUMERIC_URL", "ftp://127.0.0.1/actions", 1);
+    const auto refused = league_test::run_tool({"seat"});
+    ::setenv("PLAYER_NUMERIC_URL", "http://127.0.0.1:1/actions", 1);
+    const auto dialled = league_test::run_tool({"seat", "--connect-attempts", "1"});
+    ::unsetenv("PLAYER_NUMERIC_URL");
+    const auto two_modes = league_test::run_tool({"seat", "--numeric-url", "http://127.0.0.1:1/actions", "--builtin", "idle"});
+    ::unsetenv("COWORLD_PLAYER_WS_URL");
+    const auto no_url = league_test::run_tool({"seat"});
+    EXPECT_EQ(refused.code, 2);
+    EXPECT_NE(refused.output.find("must start with http:// or https://"), std::string::npos) << refused.output;
+    EXPECT_EQ(dialled.code, 1);
+    EXPECT_NE(dialled.output.find("never accepted a connection"), std::string::npos) << dialled.output;
+    EXPECT_EQ(two_modes.code, 2);
+    EXPECT_NE(two_modes.output.find("choose exactly one player policy mode"), std::string::npos) << two_modes.output;
+    EXPECT_EQ(no_url.code, 2);
+    EXPECT_NE(no_url.output.find("no --url and no COWORLD_PLAYER_WS_URL"), std::string::npos) << no_url.output;
 }
