@@ -9,6 +9,12 @@
 namespace hschool::sim::hns {
 namespace {
 
+// Pixels set in a or b over fog cell (cx, cy).
+int cell_pixels(const PixelRows& a, const PixelRows& b, int cx, int cy) {
+    const std::uint64_t counts = a.cell_counts_with(b, cy, cx / PixelRows::kCellsPerWord);
+    return static_cast<int>((counts >> ((cx % PixelRows::kCellsPerWord) * 8)) & 0xFF);
+}
+
 int rect_dist_sq(const Rect& r, int px, int py) {
     int dx = 0, dy = 0;
     if (px < r.x) dx = r.x - px;
@@ -37,38 +43,39 @@ void object_size(ObjectKind kind, ObjectAxis axis, int& w, int& h) {
 
 bool Sim::wall_at(int x, int y) const {
     if (x < 0 || y < 0 || x >= kMapWidth || y >= kMapHeight) return true;
-    return wallMask_[y * kMapWidth + x] != 0;
+    return wallMask_.test(x, y);
 }
 
 bool Sim::object_at_pixel(int x, int y) const {
     if (x < 0 || y < 0 || x >= kMapWidth || y >= kMapHeight) return false;
-    return objectMask_[y * kMapWidth + x] != 0;
+    return objectMask_.test(x, y);
 }
 
 std::uint8_t Sim::pixel_flags(int x, int y) const {
     return static_cast<std::uint8_t>((wall_at(x, y) ? 1 : 0) | (object_at_pixel(x, y) ? 2 : 0));
 }
 
+// The walls' part of a footprint is one bit of the dilated mask; the furniture's, a span per row.
 bool Sim::can_occupy(int x, int y) const {
     if (x - kPlayerHalf < 0 || y - kPlayerHalf < 0 || x + kPlayerHalf >= kMapWidth || y + kPlayerHalf >= kMapHeight)
         return false;
-    for (int py = y - kPlayerHalf; py <= y + kPlayerHalf; ++py) {
-        const int row = py * kMapWidth;
-        for (int px = x - kPlayerHalf; px <= x + kPlayerHalf; ++px)
-            if (wallMask_[row + px] || objectMask_[row + px]) return false;
-    }
-    return true;
+    if (bodyWallMask_.test(x, y)) return false;
+    return !objectMask_.any_in(x - kPlayerHalf, y - kPlayerHalf, x + kPlayerHalf + 1, y + kPlayerHalf + 1);
 }
 
 bool Sim::can_occupy_ignoring(int x, int y, int ignore) const {
     if (x - kPlayerHalf < 0 || y - kPlayerHalf < 0 || x + kPlayerHalf >= kMapWidth || y + kPlayerHalf >= kMapHeight)
         return false;
+    if (bodyWallMask_.test(x, y)) return false;
     const Rect box = ignore >= 0 && ignore < static_cast<int>(objects_.size()) ? objects_[ignore].rect() : Rect{};
+    const int x0 = x - kPlayerHalf, x1 = x + kPlayerHalf + 1;
+    // The ignored object's own pixels, clipped to the footprint's columns, are no obstacle.
+    const int skip0 = std::max(x0, box.x), skip1 = std::min(x1, box.x + box.w);
     for (int py = y - kPlayerHalf; py <= y + kPlayerHalf; ++py) {
-        const int row = py * kMapWidth;
-        for (int px = x - kPlayerHalf; px <= x + kPlayerHalf; ++px) {
-            if (wallMask_[row + px]) return false;
-            if (objectMask_[row + px] && !box.contains(px, py)) return false;
+        if (skip0 < skip1 && py >= box.y && py < box.y + box.h) {
+            if (objectMask_.any(py, x0, skip0) || objectMask_.any(py, skip1, x1)) return false;
+        } else if (objectMask_.any(py, x0, x1)) {
+            return false;
         }
     }
     return true;
@@ -88,10 +95,7 @@ int Sim::object_containing(int x, int y) const {
 
 bool Sim::rect_hits_wall(const Rect& r) const {
     if (r.x < 0 || r.y < 0 || r.x + r.w > kMapWidth || r.y + r.h > kMapHeight) return true;
-    for (int y = r.y; y < r.y + r.h; ++y)
-        for (int x = r.x; x < r.x + r.w; ++x)
-            if (wallMask_[y * kMapWidth + x]) return true;
-    return false;
+    return wallMask_.any_in(r.x, r.y, r.x + r.w, r.y + r.h);
 }
 
 bool Sim::covers_any_pad(const Rect& r) const {
@@ -111,30 +115,45 @@ bool Sim::keep_clear_violated(const Rect& r) const {
     return false;
 }
 
+void Sim::build_static_masks() {
+    for (const Rect& w : room_.walls) {
+        const int x0 = std::max(w.x, 0), x1 = std::min(w.x + w.w, kMapWidth);
+        for (int y = std::max(w.y, 0); y < std::min(w.y + w.h, kMapHeight); ++y)
+            if (x0 < x1) wallMask_.fill(y, x0, x1, true);
+    }
+    bodyWallMask_ = wallMask_.dilated(kPlayerHalf);
+    objectMask_.clear_all();
+    fovBlocked_.assign(kFovCellCount, 0);
+    refresh_fov_cells(0, 0, kMapWidth, kMapHeight);
+    wallCells_.assign(kFovCellCount, 0);
+    for (int cy = 0; cy < kFovGridH; ++cy)
+        for (int cx = 0; cx < kFovGridW; ++cx)
+            wallCells_[cy * kFovGridW + cx] = cell_pixels(wallMask_, wallMask_, cx, cy) * 2 >= kFovCellPixels;
+}
+
 void Sim::refresh_fov_cells(int x0, int y0, int x1, int y1) {
     const int gx0 = std::clamp(x0 / kFovCellSize, 0, kFovGridW - 1);
     const int gx1 = std::clamp((x1 - 1) / kFovCellSize, 0, kFovGridW - 1);
     const int gy0 = std::clamp(y0 / kFovCellSize, 0, kFovGridH - 1);
     const int gy1 = std::clamp((y1 - 1) / kFovCellSize, 0, kFovGridH - 1);
+    constexpr int kPerWord = PixelRows::kCellsPerWord;
     for (int gy = gy0; gy <= gy1; ++gy)
-        for (int gx = gx0; gx <= gx1; ++gx) {
-            int blocked = 0, pixels = 0;
-            for (int py = gy * kFovCellSize; py < std::min((gy + 1) * kFovCellSize, kMapHeight); ++py)
-                for (int px = gx * kFovCellSize; px < std::min((gx + 1) * kFovCellSize, kMapWidth); ++px) {
-                    const int i = py * kMapWidth + px;
-                    ++pixels;
-                    blocked += (wallMask_[i] || objectMask_[i]) ? 1 : 0;
-                }
-            fovBlocked_[gy * kFovGridW + gx] = blocked * 2 >= pixels;
+        for (int w = gx0 / kPerWord; w <= gx1 / kPerWord; ++w) {
+            const std::uint64_t counts = wallMask_.cell_counts_with(objectMask_, gy, w);
+            for (int gx = std::max(gx0, w * kPerWord); gx <= std::min(gx1, w * kPerWord + kPerWord - 1); ++gx) {
+                const int blocked = static_cast<int>((counts >> ((gx % kPerWord) * 8)) & 0xFF);
+                const char value = blocked * 2 >= kFovCellPixels;
+                fovBlocked_[gy * kFovGridW + gx] = value;
+            }
         }
 }
 
 void Sim::rasterize_objects() {
-    std::fill(objectMask_.begin(), objectMask_.end(), 0);
+    objectMask_.clear_all();
     for (const GameObject& o : objects_) {
+        const int x0 = std::max(o.x, 0), x1 = std::min(o.x + o.w, kMapWidth);
         for (int y = std::max(o.y, 0); y <= std::min(o.y + o.h - 1, kMapHeight - 1); ++y)
-            for (int x = std::max(o.x, 0); x <= std::min(o.x + o.w - 1, kMapWidth - 1); ++x)
-                objectMask_[y * kMapWidth + x] = 1;
+            if (x0 < x1) objectMask_.fill(y, x0, x1, true);
     }
     refresh_fov_cells(0, 0, kMapWidth, kMapHeight);
 }
@@ -151,13 +170,13 @@ void Sim::refresh_object_geometry(const Rect& a, const Rect& b) {
     const int y0 = std::max(0, std::min(a.y, b.y));
     const int x1 = std::min(kMapWidth, std::max(a.x + a.w, b.x + b.w));
     const int y1 = std::min(kMapHeight, std::max(a.y + a.h, b.y + b.h));
-    for (int y = y0; y < y1; ++y) std::fill_n(objectMask_.begin() + y * kMapWidth + x0, std::max(0, x1 - x0), 0);
+    if (x0 < x1)
+        for (int y = y0; y < y1; ++y) objectMask_.fill(y, x0, x1, false);
     for (const GameObject& o : objects_) {
         if (!(o.x < x1 && x0 < o.x + o.w && o.y < y1 && y0 < o.y + o.h)) continue;
         const int cx0 = std::max(o.x, x0), cy0 = std::max(o.y, y0);
-        const int cx1 = std::min(o.x + o.w - 1, x1 - 1), cy1 = std::min(o.y + o.h - 1, y1 - 1);
-        for (int y = cy0; y <= cy1; ++y)
-            for (int x = cx0; x <= cx1; ++x) objectMask_[y * kMapWidth + x] = 1;
+        const int cx1 = std::min(o.x + o.w, x1), cy1 = std::min(o.y + o.h - 1, y1 - 1);
+        for (int y = cy0; y <= cy1; ++y) objectMask_.fill(y, cx0, cx1, true);
     }
     refresh_fov_cells(x0, y0, x1, y1);
     ++geometryEpoch_;

@@ -10,6 +10,7 @@
 
 #include "sim/hns/config.hpp"
 #include "sim/hns/expected.hpp"
+#include "sim/hns/pixel_rows.hpp"
 #include "sim/hns/rng.hpp"
 #include "sim/hns/room.hpp"
 #include "sim/hns/state.hpp"
@@ -112,6 +113,7 @@ private:
 
     // objects.cpp
     void deal_objects();
+    void build_static_masks();
     void rasterize_objects();
     void refresh_fov_cells(int x0, int y0, int x1, int y1);
     void refresh_object_geometry(const Rect& oldRect, const Rect& newRect);
@@ -159,8 +161,9 @@ private:
     GameConfig config_;
     Room room_;
     NimRand setupRng_{1};
-    std::vector<char> wallMask_;    // static walls, per pixel
-    std::vector<char> objectMask_;  // furniture, per pixel
+    PixelRows wallMask_;            // static walls, per pixel
+    PixelRows bodyWallMask_;        // a body centred on this pixel would touch a wall
+    PixelRows objectMask_;          // furniture, per pixel
     std::vector<char> fovBlocked_;  // 8 px cells over wall or object
     std::vector<char> wallCells_;   // 8 px cells over walls only (fort scan)
     std::vector<FovCache> fov_;
