@@ -3,10 +3,13 @@
 // expressions in the same order with the same libm calls, and no FP contraction.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <numbers>
 
 #include "sim/hns/constants.hpp"
+#include "sim/hns/fov.hpp"
 #include "sim/hns/sim.hpp"
 
 namespace hschool::sim::hns {
@@ -16,31 +19,67 @@ constexpr double kPi = std::numbers::pi;
 constexpr int kOctants[8][4] = {{1, 0, 0, 1},   {0, 1, 1, 0},   {0, -1, 1, 0}, {-1, 0, 0, 1},
                                 {-1, 0, 0, -1}, {0, -1, -1, 0}, {0, 1, -1, 0}, {1, 0, 0, -1}};
 
-void cast_octant(const std::vector<char>& blocked, std::vector<char>& visible, int ocx, int ocy, int row,
-                 double startSlope, double endSlope, const int* t) {
+// The two slopes of cell dx on row dy of an octant. Every caller uses these very expressions, so a
+// boundary found by search is the boundary the loop would have met.
+double left_slope(int dx, int dy) { return (static_cast<double>(dx) - 0.5) / (static_cast<double>(dy) + 0.5); }
+double right_slope(int dx, int dy) { return (static_cast<double>(dx) + 0.5) / (static_cast<double>(dy) - 0.5); }
+
+// One octant of the reference's shadowcast. Along a row, right_slope only falls as dx grows (the
+// numerator grows, the denominator is negative, division rounds monotonically), so the cells the
+// reference skips with `start < rSlope` are a prefix of the row, and the cells off the grid are a
+// prefix and a suffix: the row loop starts at the first cell that is neither and stops at the grid's
+// edge. Neither kind of cell changes any state, so every cell the loop does visit sees the same
+// start, slopes and flags as in the reference. Past the prefix the skip test is always false:
+// `start` only ever becomes the right slope of an earlier cell of the row, never below a later one's.
+void cast_octant(const char* blocked, char* visible, int ocx, int ocy, int row, double startSlope,
+                 double endSlope, const int* t) {
     if (startSlope < endSlope) return;
     double start = startSlope;
     bool rowBlocked = false;
     double newStart = 0.0;
     const int maxDist = kFovGridW + kFovGridH;
+    const int t0 = t[0], t1 = t[1], t2 = t[2], t3 = t[3];
+    // dx moves one grid axis (by along = +-1), the row (dy) the other; a step of dx moves the
+    // cell index by `step`.
+    const bool dxMovesX = t0 != 0;
+    const int along = dxMovesX ? t0 : t2;
+    const int alongCells = dxMovesX ? kFovGridW : kFovGridH;
+    const int acrossCells = dxMovesX ? kFovGridH : kFovGridW;
+    const int step = t0 + t2 * kFovGridW;
     for (int dist = row; dist <= maxDist; ++dist) {
         if (rowBlocked) break;
+        const int dy = -dist;
+        const int across = dxMovesX ? ocy + dy * t3 : ocx + dy * t1;
+        const int base = dxMovesX ? ocx + dy * t1 : ocy + dy * t3;
+        int lo = -dist, hi = 0;
+        if (across < 0 || across >= acrossCells) {
+            hi = lo - 1;
+        } else if (along > 0) {
+            lo = std::max(lo, -base);
+            hi = std::min(hi, alongCells - 1 - base);
+        } else {
+            lo = std::max(lo, base - alongCells + 1);
+            hi = std::min(hi, base);
+        }
+        if (lo > hi) {
+            if (dist > row) break;
+            continue;
+        }
+        // right_slope(dx) <= start from about dx = -start (dist + 0.5) - 0.5; the exact test settles it.
+        const double guess = -start * (static_cast<double>(dist) + 0.5) - 0.5;
+        int first = static_cast<int>(std::clamp(guess, static_cast<double>(lo), static_cast<double>(hi + 1)));
+        while (first > lo && !(start < right_slope(first - 1, dy))) --first;
+        while (first <= hi && start < right_slope(first, dy)) ++first;
         bool anyInside = false;
-        for (int dx = -dist; dx <= 0; ++dx) {
-            const int dy = -dist;
-            const double lSlope = (static_cast<double>(dx) - 0.5) / (static_cast<double>(dy) + 0.5);
-            const double rSlope = (static_cast<double>(dx) + 0.5) / (static_cast<double>(dy) - 0.5);
-            if (start < rSlope) continue;
+        int index = (ocy + first * t2 + dy * t3) * kFovGridW + (ocx + first * t0 + dy * t1);
+        for (int dx = first; dx <= hi; ++dx, index += step) {
+            const double lSlope = left_slope(dx, dy);
             if (endSlope > lSlope) break;
-            const int cx = ocx + dx * t[0] + dy * t[1];
-            const int cy = ocy + dx * t[2] + dy * t[3];
-            if (cx < 0 || cy < 0 || cx >= kFovGridW || cy >= kFovGridH) continue;
             anyInside = true;
-            const int index = cy * kFovGridW + cx;
             visible[index] = 1;
             if (rowBlocked) {
                 if (blocked[index]) {
-                    newStart = rSlope;
+                    newStart = right_slope(dx, dy);
                 } else {
                     rowBlocked = false;
                     start = newStart;
@@ -48,7 +87,7 @@ void cast_octant(const std::vector<char>& blocked, std::vector<char>& visible, i
             } else if (blocked[index]) {
                 rowBlocked = true;
                 cast_octant(blocked, visible, ocx, ocy, dist + 1, start, lSlope, t);
-                newStart = rSlope;
+                newStart = right_slope(dx, dy);
             }
         }
         if (!anyInside && dist > row) break;
@@ -59,8 +98,10 @@ struct AimVec {
     double x, y;
 };
 
+double aim_radians(int brads) { return static_cast<double>(brads) * 2.0 * kPi / static_cast<double>(kAimBradsTurn); }
+
 AimVec aim_vector(int brads) {
-    const double radians = static_cast<double>(brads) * 2.0 * kPi / static_cast<double>(kAimBradsTurn);
+    const double radians = aim_radians(brads);
     return {std::cos(radians), -std::sin(radians)};
 }
 
@@ -68,37 +109,138 @@ double cone_cos(int deg) { return std::cos(static_cast<double>(deg) * kPi / 180.
 
 int cell_of(int v, int cells) { return std::clamp(v / kFovCellSize, 0, cells - 1); }
 
-}  // namespace
+// Cells whose centre is this far outside the exact cone's edges are culled. The cone test's
+// rounding moves an edge by about 1e-12 px, so a cell that could pass is never culled.
+constexpr double kConeSlackPx = 1.0;
+// Only a cone narrower than a half-plane is the meet of its two edges' half-planes.
+constexpr int kConeCullMaxDeg = 89;
+// Cone edge normals with components below this are treated as parallel to the rows.
+constexpr double kParallel = 1e-9;
+// Past any offset on the board (in px), so clamped bounds convert to int safely.
+constexpr double kFarPx = 1e6;
 
-void Sim::compute_shadowcast(int cx, int cy, std::vector<char>& visible) const {
-    visible.assign(kFovCellCount, 0);
-    visible[cy * kFovGridW + cx] = 1;
-    for (const auto& t : kOctants) cast_octant(fovBlocked_, visible, cx, cy, 1, 1.0, 0.0, t);
+// Cells the cone filter passes over at once when the cast has none of them.
+constexpr int kDarkRun = 8;
+
+bool dark_run(const char* cells) {
+    std::uint64_t run = 0;
+    static_assert(sizeof run == kDarkRun);
+    std::memcpy(&run, cells, sizeof run);
+    return run == 0;
 }
 
-void Sim::apply_cone(int cx, int cy, int aim, const std::vector<char>& cast, std::vector<char>& visible) const {
-    visible = cast;
+// The widest dx (in cells) with (8 dx)^2 + vy^2 <= limitSq, or -1 when none.
+int reach_cells(long long limitSq, long long vy) {
+    const long long rest = limitSq - vy * vy;
+    if (rest < 0) return -1;
+    long long r = static_cast<long long>(std::sqrt(static_cast<double>(rest)));
+    while (r * r > rest) --r;
+    while ((r + 1) * (r + 1) <= rest) ++r;
+    return static_cast<int>(r / kFovCellSize);
+}
+
+// The loosened cone: inward unit normals (screen coordinates) of its two edges, each edge moved
+// kConeSlackPx outward.
+struct Wedge {
+    bool culls = false;
+    double nx[2] = {0, 0}, ny[2] = {0, 0};
+
+    Wedge(int aim, int coneDeg) {
+        if (coneDeg > kConeCullMaxDeg) return;
+        culls = true;
+        const double alpha = aim_radians(aim), theta = static_cast<double>(coneDeg) * kPi / 180.0;
+        nx[0] = std::sin(alpha + theta);
+        ny[0] = std::cos(alpha + theta);
+        nx[1] = -std::sin(alpha - theta);
+        ny[1] = -std::cos(alpha - theta);
+    }
+    // Narrows [lo, hi] (cell columns, relative to the origin) to row vy's columns inside both
+    // loosened half-planes, rounded outward; false when none are.
+    bool narrow(double vy, int& lo, int& hi) const {
+        double from = -kFarPx, to = kFarPx;
+        for (int i = 0; i < 2; ++i) {
+            const double rhs = -kConeSlackPx - ny[i] * vy;  // inside: nx * vx >= rhs
+            if (nx[i] > kParallel) from = std::max(from, rhs / nx[i]);
+            else if (nx[i] < -kParallel) to = std::min(to, rhs / nx[i]);
+            else if (rhs > kConeSlackPx / 2) return false;
+        }
+        if (from > to) return false;
+        // Truncation toward zero, then one more cell outward: never inside the exact bound.
+        lo = std::max(lo, static_cast<int>(std::clamp(from, -kFarPx, kFarPx) / kFovCellSize) - 1);
+        hi = std::min(hi, static_cast<int>(std::clamp(to, -kFarPx, kFarPx) / kFovCellSize) + 1);
+        return lo <= hi;
+    }
+};
+
+}  // namespace
+
+void shadowcast(const std::vector<char>& blocked, int cx, int cy, std::vector<char>& visible) {
+    visible.assign(kFovCellCount, 0);
+    visible[cy * kFovGridW + cx] = 1;
+    for (const auto& t : kOctants) cast_octant(blocked.data(), visible.data(), cx, cy, 1, 1.0, 0.0, t);
+}
+
+// The reference's per-cell test, unchanged, for the cells of each row that could pass it: the
+// bubble's columns and the range's columns inside the loosened cone. Every other cell stays dark,
+// as the reference leaves it.
+void cone_filter(const ConeParams& params, int cx, int cy, int aim, const std::vector<char>& castGrid,
+                 std::vector<char>& visibleGrid) {
+    visibleGrid.assign(kFovCellCount, 0);
+    const char* cast = castGrid.data();
+    char* visible = visibleGrid.data();
     const int ox = cx * kFovCellSize + kFovCellSize / 2;
     const int oy = cy * kFovCellSize + kFovCellSize / 2;
     const AimVec a = aim_vector(aim);
-    const double cc = cone_cos(config_.visionConeDeg);
-    const double bubbleSq = static_cast<double>(config_.visionBubble * config_.visionBubble);
-    const double rangeSq = static_cast<double>(config_.sightRange * config_.sightRange);
-    for (int y = 0; y < kFovGridH; ++y)
-        for (int x = 0; x < kFovGridW; ++x) {
+    const double cc = cone_cos(params.coneDeg);
+    const double bubbleSq = static_cast<double>(params.bubble * params.bubble);
+    const double rangeSq = static_cast<double>(params.range * params.range);
+    const long long bubbleSqInt = static_cast<long long>(params.bubble) * params.bubble;
+    const long long rangeSqInt = static_cast<long long>(params.range) * params.range;
+    const Wedge wedge(aim, params.coneDeg);
+    // Rows past both the bubble and the range hold no cell that stays.
+    const int reachRows = reach_cells(std::max(bubbleSqInt, rangeSqInt), 0);
+    const int y0 = std::max(0, cy - reachRows), y1 = std::min(kFovGridH - 1, cy + reachRows);
+    for (int y = y0; y <= y1; ++y) {
+        const long long vyInt = static_cast<long long>(y - cy) * kFovCellSize;
+        const int inBubble = reach_cells(bubbleSqInt, vyInt);
+        int lo = inBubble >= 0 ? -inBubble : kFovGridW, hi = inBubble >= 0 ? inBubble : -kFovGridW;
+        if (const int inRange = reach_cells(rangeSqInt, vyInt); inRange >= 0) {
+            int rlo = -inRange, rhi = inRange;
+            if (!wedge.culls || wedge.narrow(static_cast<double>(vyInt), rlo, rhi)) {
+                lo = std::min(lo, rlo);
+                hi = std::max(hi, rhi);
+            }
+        }
+        const int x0 = std::max(cx + lo, 0), x1 = std::min(cx + hi, kFovGridW - 1);
+        for (int x = x0; x <= x1; ++x) {
             const int index = y * kFovGridW + x;
-            if (!visible[index]) continue;
+            if (x + kDarkRun - 1 <= x1 && dark_run(cast + index)) {
+                x += kDarkRun - 1;
+                continue;
+            }
+            if (!cast[index]) continue;
             const double vx = static_cast<double>(x * kFovCellSize + kFovCellSize / 2 - ox);
             const double vy = static_cast<double>(y * kFovCellSize + kFovCellSize / 2 - oy);
             const double d2 = vx * vx + vy * vy;
-            if (d2 <= bubbleSq) continue;
-            if (d2 > rangeSq) {
-                visible[index] = 0;
+            if (d2 <= bubbleSq) {
+                visible[index] = cast[index];
                 continue;
             }
+            if (d2 > rangeSq) continue;
             const double dot = vx * a.x + vy * a.y;
-            if (dot < cc * std::sqrt(d2)) visible[index] = 0;
+            if (dot < cc * std::sqrt(d2)) continue;
+            visible[index] = cast[index];
         }
+    }
+}
+
+void Sim::compute_shadowcast(int cx, int cy, std::vector<char>& visible) const {
+    shadowcast(fovBlocked_, cx, cy, visible);
+}
+
+void Sim::apply_cone(int cx, int cy, int aim, const std::vector<char>& cast, std::vector<char>& visible) const {
+    cone_filter(ConeParams{config_.visionConeDeg, config_.visionBubble, config_.sightRange}, cx, cy, aim, cast,
+                visible);
 }
 
 void Sim::refresh_player_fov(int slot) {
