@@ -137,13 +137,16 @@ void Sim::refresh_fov_cells(int x0, int y0, int x1, int y1) {
     const int gy0 = std::clamp(y0 / kFovCellSize, 0, kFovGridH - 1);
     const int gy1 = std::clamp((y1 - 1) / kFovCellSize, 0, kFovGridH - 1);
     constexpr int kPerWord = PixelRows::kCellsPerWord;
+    fovFlips_.clear();
     for (int gy = gy0; gy <= gy1; ++gy)
         for (int w = gx0 / kPerWord; w <= gx1 / kPerWord; ++w) {
             const std::uint64_t counts = wallMask_.cell_counts_with(objectMask_, gy, w);
             for (int gx = std::max(gx0, w * kPerWord); gx <= std::min(gx1, w * kPerWord + kPerWord - 1); ++gx) {
                 const int blocked = static_cast<int>((counts >> ((gx % kPerWord) * 8)) & 0xFF);
                 const char value = blocked * 2 >= kFovCellPixels;
-                fovBlocked_[gy * kFovGridW + gx] = value;
+                char& cell = fovBlocked_[gy * kFovGridW + gx];
+                if (cell != value) fovFlips_.push_back(gy * kFovGridW + gx);
+                cell = value;
             }
         }
 }
@@ -165,6 +168,21 @@ void Sim::invalidate_fov_caches() {
     }
 }
 
+// The shadowcast reads the blocked grid only at the cells it shows, so a cached cast (and the
+// cone cut from it) that shows none of the flipped cells is what a new cast would give.
+void Sim::invalidate_fov_caches_seeing(const std::vector<int>& flipped) {
+    for (FovCache& c : fov_) {
+        bool sees = !c.cellValid;
+        for (std::size_t k = 0; k < flipped.size() && !sees; ++k) sees = c.cellVisible[flipped[k]] != 0;
+        if (sees) {
+            c.valid = false;
+            c.cellValid = false;
+        } else {
+            c.epoch = fovEpoch_;
+        }
+    }
+}
+
 void Sim::refresh_object_geometry(const Rect& a, const Rect& b) {
     const int x0 = std::max(0, std::min(a.x, b.x));
     const int y0 = std::max(0, std::min(a.y, b.y));
@@ -178,9 +196,13 @@ void Sim::refresh_object_geometry(const Rect& a, const Rect& b) {
         const int cx1 = std::min(o.x + o.w, x1), cy1 = std::min(o.y + o.h - 1, y1 - 1);
         for (int y = cy0; y <= cy1; ++y) objectMask_.fill(y, cx0, cx1, true);
     }
-    refresh_fov_cells(x0, y0, x1, y1);
     ++geometryEpoch_;
-    invalidate_fov_caches();
+    refresh_fov_cells(x0, y0, x1, y1);
+    // The fog reads the blocked cells only: a move that flips none leaves every cached view right.
+    if (!fovFlips_.empty()) {
+        ++fovEpoch_;
+        invalidate_fov_caches_seeing(fovFlips_);
+    }
 }
 
 void Sim::deal_objects() {

@@ -115,9 +115,11 @@ private:
     void deal_objects();
     void build_static_masks();
     void rasterize_objects();
+    // Leaves the cells whose blocked state flipped in fovFlips_.
     void refresh_fov_cells(int x0, int y0, int x1, int y1);
     void refresh_object_geometry(const Rect& oldRect, const Rect& newRect);
     void invalidate_fov_caches();
+    void invalidate_fov_caches_seeing(const std::vector<int>& flipped);
     bool rect_hits_wall(const Rect& r) const;
     bool keep_clear_violated(const Rect& r) const;
     bool covers_any_pad(const Rect& r) const;
@@ -166,6 +168,8 @@ private:
     PixelRows objectMask_;          // furniture, per pixel
     std::vector<char> fovBlocked_;  // 8 px cells over wall or object
     std::vector<char> wallCells_;   // 8 px cells over walls only (fort scan)
+    std::vector<int> fovFlips_;     // the cells the last refresh_fov_cells flipped
+    int fovEpoch_ = 0;              // bumps when a fovBlocked_ cell flips: the fog caches' key
     std::vector<FovCache> fov_;
     std::vector<Player> players_;
     std::vector<GameObject> objects_;

@@ -247,10 +247,10 @@ void Sim::refresh_player_fov(int slot) {
     const Player& p = players_[slot];
     const int cx = cell_of(p.x, kFovGridW), cy = cell_of(p.y, kFovGridH);
     FovCache& c = fov_[slot];
-    if (c.valid && c.epoch == geometryEpoch_ && c.originCx == cx && c.originCy == cy && c.aimBrads == p.aimBrads)
+    if (c.valid && c.epoch == fovEpoch_ && c.originCx == cx && c.originCy == cy && c.aimBrads == p.aimBrads)
         return;
     // Turning reuses the shadowcast: it depends only on the cell and the geometry epoch.
-    if (!(c.cellValid && c.cellCx == cx && c.cellCy == cy && c.epoch == geometryEpoch_)) {
+    if (!(c.cellValid && c.cellCx == cx && c.cellCy == cy && c.epoch == fovEpoch_)) {
         compute_shadowcast(cx, cy, c.cellVisible);
         c.cellValid = true;
         c.cellCx = cx;
@@ -258,7 +258,7 @@ void Sim::refresh_player_fov(int slot) {
     }
     apply_cone(cx, cy, p.aimBrads, c.cellVisible, c.visible);
     c.valid = true;
-    c.epoch = geometryEpoch_;
+    c.epoch = fovEpoch_;
     c.originCx = cx;
     c.originCy = cy;
     c.aimBrads = p.aimBrads;
