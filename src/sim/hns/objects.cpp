@@ -1,6 +1,8 @@
 // The object layer (§3.12): the seeded deal, pixel masks and the dirty-rect repair, placement
 // rules, the grab probe, lock targeting and the vault geometry. Integer only.
 #include <algorithm>
+#include <bit>
+#include <cstdlib>
 
 #include "sim/hns/aim.hpp"
 #include "sim/hns/constants.hpp"
@@ -257,9 +259,24 @@ bool Sim::may_touch(int slot, int index) const {
 int Sim::grab_probe(int slot) const {
     const Player& p = players_[slot];
     const AimUnit& u = aim_unit(p.aimBrads);
-    for (int step = kPlayerHalf; step <= kPlayerHalf + config_.grabReach; ++step) {
-        const int hit = object_containing(p.x + u.x * step / kAimUnitScale, p.y + u.y * step / kAimUnitScale);
-        if (hit >= 0) return hit;
+    const int first = kPlayerHalf, last = kPlayerHalf + config_.grabReach;
+    // Each probe coordinate moves one way as the step grows, so every probe point lies in the box
+    // of the two ends: only objects meeting it can be hit. They are tried in index order, as
+    // object_containing does.
+    const int ax = p.x + u.x * first / kAimUnitScale, bx = p.x + u.x * last / kAimUnitScale;
+    const int ay = p.y + u.y * first / kAimUnitScale, by = p.y + u.y * last / kAimUnitScale;
+    const Rect reach{std::min(ax, bx), std::min(ay, by), std::abs(bx - ax) + 1, std::abs(by - ay) + 1};
+    static_assert(kMaxObjects <= 64);
+    std::uint64_t near = 0;
+    for (std::size_t i = 0; i < objects_.size() && i < 64; ++i)
+        if (objects_[i].rect().overlaps(reach)) near |= std::uint64_t{1} << i;
+    if (near == 0) return -1;
+    for (int step = first; step <= last; ++step) {
+        const int x = p.x + u.x * step / kAimUnitScale, y = p.y + u.y * step / kAimUnitScale;
+        for (std::uint64_t left = near; left != 0; left &= left - 1) {
+            const int i = std::countr_zero(left);
+            if (objects_[i].rect().contains(x, y)) return i;
+        }
     }
     return -1;
 }
