@@ -46,6 +46,7 @@ public:
     void set_enemy_memory(bool on) { enemyMemory_ = on; }
 
 private:
+    friend struct DriverProbe;  // the differential tests and the microbenchmarks (issue 42)
     struct Goal {
         int x, y;
     };

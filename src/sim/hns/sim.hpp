@@ -99,6 +99,8 @@ public:
     std::uint8_t pixel_flags(int x, int y) const;
 
 private:
+    // The differential tests and the microbenchmarks drive the hot internals directly (issue 42).
+    friend struct SimProbe;
     static constexpr int kSeatsCap = 6;
     Sim() = default;
 
