@@ -10,6 +10,7 @@
 
 #include "sim/hns/config.hpp"
 #include "sim/hns/expected.hpp"
+#include "sim/hns/fov.hpp"
 #include "sim/hns/pixel_rows.hpp"
 #include "sim/hns/rng.hpp"
 #include "sim/hns/room.hpp"
@@ -154,7 +155,7 @@ private:
     // vision.cpp: tick step 9 (the only file with floats, as in the reference)
     void refresh_player_fov(int slot);
     void compute_shadowcast(int cx, int cy, std::vector<char>& visible) const;
-    void apply_cone(int cx, int cy, int aim, const std::vector<char>& cast, std::vector<char>& visible) const;
+    void apply_cone(int cx, int cy, int aim, const std::vector<char>& cast, std::vector<char>& visible);
     bool line_of_sight_clear(int ax, int ay, int bx, int by) const;
 
     // scoring.cpp: tick steps 10 and 11
@@ -173,6 +174,7 @@ private:
     std::vector<int> fovFlips_;     // the cells the last refresh_fov_cells flipped
     int fovEpoch_ = 0;              // bumps when a fovBlocked_ cell flips: the fog caches' key
     std::vector<FovCache> fov_;
+    ConeFilter cone_;               // the cone's verdicts per aim (not match state: a copy starts empty)
     std::vector<Player> players_;
     std::vector<GameObject> objects_;
     std::vector<Shout> shouts_;

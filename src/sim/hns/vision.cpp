@@ -119,16 +119,6 @@ constexpr double kParallel = 1e-9;
 // Past any offset on the board (in px), so clamped bounds convert to int safely.
 constexpr double kFarPx = 1e6;
 
-// Cells the cone filter passes over at once when the cast has none of them.
-constexpr int kDarkRun = 8;
-
-bool dark_run(const char* cells) {
-    std::uint64_t run = 0;
-    static_assert(sizeof run == kDarkRun);
-    std::memcpy(&run, cells, sizeof run);
-    return run == 0;
-}
-
 // The widest dx (in cells) with (8 dx)^2 + vy^2 <= limitSq, or -1 when none.
 int reach_cells(long long limitSq, long long vy) {
     const long long rest = limitSq - vy * vy;
@@ -180,57 +170,95 @@ void shadowcast(const std::vector<char>& blocked, int cx, int cy, std::vector<ch
     for (const auto& t : kOctants) cast_octant(blocked.data(), visible.data(), cx, cy, 1, 1.0, 0.0, t);
 }
 
-// The reference's per-cell test, unchanged, for the cells of each row that could pass it: the
-// bubble's columns and the range's columns inside the loosened cone. Every other cell stays dark,
-// as the reference leaves it.
-void cone_filter(const ConeParams& params, int cx, int cy, int aim, const std::vector<char>& castGrid,
-                 std::vector<char>& visibleGrid) {
-    visibleGrid.assign(kFovCellCount, 0);
-    const char* cast = castGrid.data();
-    char* visible = visibleGrid.data();
-    const int ox = cx * kFovCellSize + kFovCellSize / 2;
-    const int oy = cy * kFovCellSize + kFovCellSize / 2;
-    const AimVec a = aim_vector(aim);
-    const double cc = cone_cos(params.coneDeg);
-    const double bubbleSq = static_cast<double>(params.bubble * params.bubble);
-    const double rangeSq = static_cast<double>(params.range * params.range);
-    const long long bubbleSqInt = static_cast<long long>(params.bubble) * params.bubble;
-    const long long rangeSqInt = static_cast<long long>(params.range) * params.range;
-    const Wedge wedge(aim, params.coneDeg);
-    // Rows past both the bubble and the range hold no cell that stays.
-    const int reachRows = reach_cells(std::max(bubbleSqInt, rangeSqInt), 0);
-    const int y0 = std::max(0, cy - reachRows), y1 = std::min(kFovGridH - 1, cy + reachRows);
-    for (int y = y0; y <= y1; ++y) {
-        const long long vyInt = static_cast<long long>(y - cy) * kFovCellSize;
-        const int inBubble = reach_cells(bubbleSqInt, vyInt);
-        int lo = inBubble >= 0 ? -inBubble : kFovGridW, hi = inBubble >= 0 ? inBubble : -kFovGridW;
-        if (const int inRange = reach_cells(rangeSqInt, vyInt); inRange >= 0) {
+namespace {
+
+// The reference's bubble, range and cone test, its expressions in its order, for the cell whose
+// centre is (8 dx, 8 dy) px from the origin cell's centre.
+struct ConeTest {
+    AimVec a;
+    double cc, bubbleSq, rangeSq;
+
+    ConeTest(const ConeParams& p, int aim)
+        : a(aim_vector(aim)),
+          cc(cone_cos(p.coneDeg)),
+          bubbleSq(static_cast<double>(p.bubble * p.bubble)),
+          rangeSq(static_cast<double>(p.range * p.range)) {}
+    bool passes(int dx, int dy) const {
+        const double vx = static_cast<double>(dx * kFovCellSize);
+        const double vy = static_cast<double>(dy * kFovCellSize);
+        const double d2 = vx * vx + vy * vy;
+        if (d2 <= bubbleSq) return true;
+        if (d2 > rangeSq) return false;
+        const double dot = vx * a.x + vy * a.y;
+        return !(dot < cc * std::sqrt(d2));
+    }
+};
+
+}  // namespace
+
+void ConeFilter::forget() {
+    params_ = ConeParams{};
+    rowReach_ = colReach_ = -1;
+    byAim_.clear();
+}
+
+// Runs the test on the cells of each row that could pass it, the bubble's columns and the
+// range's columns inside the loosened cone; every other cell fails it.
+void ConeFilter::fill(int aim, std::vector<Run>& runs) const {
+    runs.clear();
+    const ConeTest test(params_, aim);
+    const Wedge wedge(aim, params_.coneDeg);
+    const long long bubbleSq = static_cast<long long>(params_.bubble) * params_.bubble;
+    const long long rangeSq = static_cast<long long>(params_.range) * params_.range;
+    for (int dy = -rowReach_; dy <= rowReach_; ++dy) {
+        const long long vy = static_cast<long long>(dy) * kFovCellSize;
+        const int inBubble = reach_cells(bubbleSq, vy);
+        int lo = inBubble >= 0 ? -inBubble : colReach_ + 1, hi = inBubble >= 0 ? inBubble : -colReach_ - 1;
+        if (const int inRange = reach_cells(rangeSq, vy); inRange >= 0) {
             int rlo = -inRange, rhi = inRange;
-            if (!wedge.culls || wedge.narrow(static_cast<double>(vyInt), rlo, rhi)) {
+            if (!wedge.culls || wedge.narrow(static_cast<double>(vy), rlo, rhi)) {
                 lo = std::min(lo, rlo);
                 hi = std::max(hi, rhi);
             }
         }
-        const int x0 = std::max(cx + lo, 0), x1 = std::min(cx + hi, kFovGridW - 1);
-        for (int x = x0; x <= x1; ++x) {
-            const int index = y * kFovGridW + x;
-            if (x + kDarkRun - 1 <= x1 && dark_run(cast + index)) {
-                x += kDarkRun - 1;
-                continue;
+        lo = std::max(lo, -colReach_);
+        hi = std::min(hi, colReach_);
+        for (int dx = lo; dx <= hi; ++dx) {
+            if (!test.passes(dx, dy)) continue;
+            if (!runs.empty() && runs.back().dy == dy && runs.back().dxTo == dx - 1) {
+                ++runs.back().dxTo;
+            } else {
+                runs.push_back(Run{static_cast<std::int16_t>(dy), static_cast<std::int16_t>(dx), static_cast<std::int16_t>(dx)});
             }
-            if (!cast[index]) continue;
-            const double vx = static_cast<double>(x * kFovCellSize + kFovCellSize / 2 - ox);
-            const double vy = static_cast<double>(y * kFovCellSize + kFovCellSize / 2 - oy);
-            const double d2 = vx * vx + vy * vy;
-            if (d2 <= bubbleSq) {
-                visible[index] = cast[index];
-                continue;
-            }
-            if (d2 > rangeSq) continue;
-            const double dot = vx * a.x + vy * a.y;
-            if (dot < cc * std::sqrt(d2)) continue;
-            visible[index] = cast[index];
         }
+    }
+}
+
+void ConeFilter::apply(const ConeParams& params, int cx, int cy, int aim, const std::vector<char>& castGrid,
+                       std::vector<char>& visibleGrid) {
+    if (byAim_.empty() || params.coneDeg != params_.coneDeg || params.bubble != params_.bubble ||
+        params.range != params_.range) {
+        forget();
+        params_ = params;
+        const long long bubbleSq = static_cast<long long>(params.bubble) * params.bubble;
+        const long long rangeSq = static_cast<long long>(params.range) * params.range;
+        // Past both the bubble and the range no cell stays.
+        const int reach = reach_cells(std::max(bubbleSq, rangeSq), 0);
+        rowReach_ = std::min(reach, kFovGridH - 1);
+        colReach_ = std::min(reach, kFovGridW - 1);
+        byAim_.resize(kAimBradsTurn);
+    }
+    std::vector<Run> unkept;  // an aim outside one turn rounds its own way: not kept
+    std::vector<Run>& runs = aim >= 0 && aim < kAimBradsTurn ? byAim_[aim] : unkept;
+    if (runs.empty()) fill(aim, runs);
+    visibleGrid.assign(kFovCellCount, 0);
+    const char* cast = castGrid.data();
+    char* visible = visibleGrid.data();
+    for (const Run& r : runs) {
+        const int y = cy + r.dy;
+        if (y < 0 || y >= kFovGridH) continue;
+        const int x0 = std::max(0, cx + r.dxFrom), x1 = std::min(kFovGridW - 1, cx + r.dxTo);
+        if (x0 <= x1) std::memcpy(visible + y * kFovGridW + x0, cast + y * kFovGridW + x0, static_cast<std::size_t>(x1 - x0 + 1));
     }
 }
 
@@ -238,9 +266,8 @@ void Sim::compute_shadowcast(int cx, int cy, std::vector<char>& visible) const {
     shadowcast(fovBlocked_, cx, cy, visible);
 }
 
-void Sim::apply_cone(int cx, int cy, int aim, const std::vector<char>& cast, std::vector<char>& visible) const {
-    cone_filter(ConeParams{config_.visionConeDeg, config_.visionBubble, config_.sightRange}, cx, cy, aim, cast,
-                visible);
+void Sim::apply_cone(int cx, int cy, int aim, const std::vector<char>& cast, std::vector<char>& visible) {
+    cone_.apply(ConeParams{config_.visionConeDeg, config_.visionBubble, config_.sightRange}, cx, cy, aim, cast, visible);
 }
 
 void Sim::refresh_player_fov(int slot) {

@@ -104,20 +104,26 @@ TEST(HnsFastPaths, ConeMatchesThePre42FilterForAnyCastAimAndParams) {
     std::mt19937 rng(1);
     std::vector<char> fast, slow;
     // The shipped values, the culling's edge (89/90/91 degrees), a bubble wider than the range,
-    // no bubble, and ranges past the board.
-    const hns::ConeParams fixed[] = {{35, 48, 340}, {35, 48, 380}, {89, 48, 340}, {90, 48, 340}, {91, 48, 340},
-                                     {180, 0, 4096}, {1, 0, 1}, {1, 600, 100}, {45, 4096, 4096}, {10, 0, 900}};
-    for (int k = 0; k < 3000; ++k) {
-        const hns::ConeParams p = k < 1000 ? fixed[k % 10]
-                                           : hns::ConeParams{uniform(rng, 1, 180), uniform(rng, 0, 700), uniform(rng, 1, 1000)};
-        const std::vector<char> cast = random_grid(rng, std::uniform_real_distribution<double>(0.05, 1.0)(rng));
-        const int cx = uniform(rng, 0, hns::kFovGridW - 1), cy = uniform(rng, 0, hns::kFovGridH - 1);
-        const int aim = uniform(rng, 0, hns::kAimBradsTurn - 1);
-        hns::cone_filter(p, cx, cy, aim, cast, fast);
-        pre42::cone(p, cx, cy, aim, cast, slow);
-        ASSERT_EQ(fast, slow) << "cone " << p.coneDeg << " bubble " << p.bubble << " range " << p.range << " origin " << cx
-                              << "," << cy << " aim " << aim;
+    // no bubble, and ranges past the board; then random ones.
+    std::vector<hns::ConeParams> params = {{35, 48, 340}, {35, 48, 380}, {89, 48, 340}, {90, 48, 340}, {91, 48, 340},
+                                           {180, 0, 4096}, {1, 0, 1},     {1, 600, 100},  {45, 4096, 4096}, {10, 0, 900}};
+    for (int k = 0; k < 40; ++k) params.push_back({uniform(rng, 1, 180), uniform(rng, 0, 700), uniform(rng, 1, 1000)});
+    hns::ConeFilter filter;  // one filter throughout: its kept verdicts must survive reuse and a change of params
+    int compared = 0;
+    for (const hns::ConeParams& p : params) {
+        for (int k = 0; k < 80; ++k) {
+            const std::vector<char> cast = random_grid(rng, std::uniform_real_distribution<double>(0.05, 1.0)(rng));
+            const int cx = uniform(rng, 0, hns::kFovGridW - 1), cy = uniform(rng, 0, hns::kFovGridH - 1);
+            // A few aims again and again (kept verdicts), any aim, and aims outside one turn.
+            const int aim = k % 4 == 0 ? 8 * uniform(rng, 0, 3) : k % 31 == 30 ? uniform(rng, -300, 600) : uniform(rng, 0, 255);
+            filter.apply(p, cx, cy, aim, cast, fast);
+            pre42::cone(p, cx, cy, aim, cast, slow);
+            ASSERT_EQ(fast, slow) << "cone " << p.coneDeg << " bubble " << p.bubble << " range " << p.range << " origin " << cx
+                                  << "," << cy << " aim " << aim;
+            ++compared;
+        }
     }
+    EXPECT_EQ(compared, 50 * 80);
 }
 
 TEST(HnsFastPaths, MasksOccupancyAndPlacementMatchThePre42PixelsWithFurnitureAnywhere) {

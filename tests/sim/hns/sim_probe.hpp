@@ -22,7 +22,7 @@ struct SimProbe {
     static void refresh_player_fov(Sim& s, int slot) { s.refresh_player_fov(slot); }
     static const FovCache& fov(const Sim& s, int slot) { return s.fov_[slot]; }
     static void compute_shadowcast(const Sim& s, int cx, int cy, std::vector<char>& out) { s.compute_shadowcast(cx, cy, out); }
-    static void apply_cone(const Sim& s, int cx, int cy, int aim, const std::vector<char>& cast, std::vector<char>& out) {
+    static void apply_cone(Sim& s, int cx, int cy, int aim, const std::vector<char>& cast, std::vector<char>& out) {
         s.apply_cone(cx, cy, aim, cast, out);
     }
 };
