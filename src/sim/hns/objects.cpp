@@ -17,6 +17,23 @@ int cell_pixels(const PixelRows& a, const PixelRows& b, int cx, int cy) {
     return static_cast<int>((counts >> ((cx % PixelRows::kCellsPerWord) * 8)) & 0xFF);
 }
 
+// a without b: at most four rects (the bands above and below b, then left and right of it).
+constexpr int kRectMinusParts = 4;
+int rect_minus(const Rect& a, const Rect& b, Rect* out) {
+    if (a.w <= 0 || a.h <= 0) return 0;
+    if (!a.overlaps(b)) {
+        out[0] = a;
+        return 1;
+    }
+    int n = 0;
+    const int top = std::max(a.y, b.y), bottom = std::min(a.y + a.h, b.y + b.h);
+    if (b.y > a.y) out[n++] = Rect{a.x, a.y, a.w, b.y - a.y};
+    if (b.y + b.h < a.y + a.h) out[n++] = Rect{a.x, b.y + b.h, a.w, a.y + a.h - (b.y + b.h)};
+    if (b.x > a.x) out[n++] = Rect{a.x, top, b.x - a.x, bottom - top};
+    if (b.x + b.w < a.x + a.w) out[n++] = Rect{b.x + b.w, top, a.x + a.w - (b.x + b.w), bottom - top};
+    return n;
+}
+
 int rect_dist_sq(const Rect& r, int px, int py) {
     int dx = 0, dy = 0;
     if (px < r.x) dx = r.x - px;
@@ -139,7 +156,6 @@ void Sim::refresh_fov_cells(int x0, int y0, int x1, int y1) {
     const int gy0 = std::clamp(y0 / kFovCellSize, 0, kFovGridH - 1);
     const int gy1 = std::clamp((y1 - 1) / kFovCellSize, 0, kFovGridH - 1);
     constexpr int kPerWord = PixelRows::kCellsPerWord;
-    fovFlips_.clear();
     for (int gy = gy0; gy <= gy1; ++gy)
         for (int w = gx0 / kPerWord; w <= gx1 / kPerWord; ++w) {
             const std::uint64_t counts = wallMask_.cell_counts_with(objectMask_, gy, w);
@@ -160,6 +176,7 @@ void Sim::rasterize_objects() {
         for (int y = std::max(o.y, 0); y <= std::min(o.y + o.h - 1, kMapHeight - 1); ++y)
             if (x0 < x1) objectMask_.fill(y, x0, x1, true);
     }
+    fovFlips_.clear();
     refresh_fov_cells(0, 0, kMapWidth, kMapHeight);
 }
 
@@ -199,7 +216,17 @@ void Sim::refresh_object_geometry(const Rect& a, const Rect& b) {
         for (int y = cy0; y <= cy1; ++y) objectMask_.fill(y, cx0, cx1, true);
     }
     ++geometryEpoch_;
-    refresh_fov_cells(x0, y0, x1, y1);
+    // Only pixels the object left or entered changed, so only fog cells over them can flip.
+    fovFlips_.clear();
+    Rect changed[2 * kRectMinusParts];
+    int parts = rect_minus(a, b, changed);
+    parts += rect_minus(b, a, changed + parts);
+    for (int i = 0; i < parts; ++i) {
+        const Rect& r = changed[i];
+        const int px0 = std::max(0, r.x), py0 = std::max(0, r.y);
+        const int px1 = std::min(kMapWidth, r.x + r.w), py1 = std::min(kMapHeight, r.y + r.h);
+        if (px0 < px1 && py0 < py1) refresh_fov_cells(px0, py0, px1, py1);
+    }
     // The fog reads the blocked cells only: a move that flips none leaves every cached view right.
     if (!fovFlips_.empty()) {
         ++fovEpoch_;

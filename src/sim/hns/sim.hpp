@@ -118,7 +118,7 @@ private:
     void deal_objects();
     void build_static_masks();
     void rasterize_objects();
-    // Leaves the cells whose blocked state flipped in fovFlips_.
+    // Adds the cells whose blocked state flipped to fovFlips_.
     void refresh_fov_cells(int x0, int y0, int x1, int y1);
     void refresh_object_geometry(const Rect& oldRect, const Rect& newRect);
     void invalidate_fov_caches();
@@ -171,7 +171,7 @@ private:
     PixelRows objectMask_;          // furniture, per pixel
     std::vector<char> fovBlocked_;  // 8 px cells over wall or object
     std::vector<char> wallCells_;   // 8 px cells over walls only (fort scan)
-    std::vector<int> fovFlips_;     // the cells the last refresh_fov_cells flipped
+    std::vector<int> fovFlips_;     // the cells the last geometry change flipped
     int fovEpoch_ = 0;              // bumps when a fovBlocked_ cell flips: the fog caches' key
     std::vector<FovCache> fov_;
     ConeFilter cone_;               // the cone's verdicts per aim (not match state: a copy starts empty)
