@@ -75,29 +75,39 @@ std::uint64_t PixelRows::cell_counts_with(const PixelRows& other, int cy, int w)
     return counts;
 }
 
+// Dilating by a and then by b dilates by a + b, so the radius grows 1, 3, 7, ... up to `half`:
+// three passes for a body instead of six shifts and thirteen rows.
 PixelRows PixelRows::dilated(int half) const {
-    PixelRows across;
-    for (int y = 0; y < kMapHeight; ++y) {
-        const std::uint64_t* in = row(y);
-        std::uint64_t* out = across.row(y);
-        for (int w = 0; w < kRowWords; ++w) {
-            std::uint64_t v = in[w];
-            for (int k = 1; k <= half; ++k) {
-                v |= in[w] << k | in[w] >> k;
+    PixelRows across = *this;
+    for (int reach = 0; reach < half;) {
+        const int k = std::min(reach + 1, half - reach);
+        for (int y = 0; y < kMapHeight; ++y) {
+            std::uint64_t* r = across.row(y);
+            std::uint64_t in[kRowWords];
+            std::copy(r, r + kRowWords, in);
+            for (int w = 0; w < kRowWords; ++w) {
+                std::uint64_t v = in[w] | in[w] << k | in[w] >> k;
                 if (w > 0) v |= in[w - 1] >> (kWordBits - k);
                 if (w + 1 < kRowWords) v |= in[w + 1] << (kWordBits - k);
+                r[w] = v;
             }
-            out[w] = v;
+            r[kRowWords - 1] &= kLastWordMask;
         }
-        out[kRowWords - 1] &= kLastWordMask;
+        reach += k;
     }
-    PixelRows result;
-    for (int y = 0; y < kMapHeight; ++y) {
-        std::uint64_t* out = result.row(y);
-        for (int yy = std::max(0, y - half); yy <= std::min(kMapHeight - 1, y + half); ++yy) {
-            const std::uint64_t* in = across.row(yy);
-            for (int w = 0; w < kRowWords; ++w) out[w] |= in[w];
+    PixelRows result = across;
+    for (int reach = 0; reach < half;) {
+        const int k = std::min(reach + 1, half - reach);
+        const PixelRows before = result;
+        for (int y = 0; y < kMapHeight; ++y) {
+            std::uint64_t* out = result.row(y);
+            for (const int from : {y - k, y + k}) {
+                if (from < 0 || from >= kMapHeight) continue;
+                const std::uint64_t* in = before.row(from);
+                for (int w = 0; w < kRowWords; ++w) out[w] |= in[w];
+            }
         }
+        reach += k;
     }
     return result;
 }

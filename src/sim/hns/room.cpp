@@ -137,10 +137,16 @@ std::string validate(const Room& room) {
         for (int cx = 0; cx < kFovGridW; ++cx)
             open[cy * kFovGridW + cx] =
                 footprint_clear(walls, cx * kFovCellSize + kFovCellSize / 2, cy * kFovCellSize + kFovCellSize / 2);
+    std::vector<char> seen;
+    int flooded = -1;  // the start cell of the flood in `seen`
     for (const Point& pad : room.pads(AnchorTeam::Seekers)) {
-        std::vector<char> seen(kFovCellCount);
-        std::vector<int> queue{(pad.y / kFovCellSize) * kFovGridW + pad.x / kFovCellSize};
-        seen[queue[0]] = 1;
+        const int start = (pad.y / kFovCellSize) * kFovGridW + pad.x / kFovCellSize;
+        // Two open starts in one component flood the same cells: that check has passed already.
+        if (flooded >= 0 && open[start] && open[flooded] && seen[start]) continue;
+        flooded = start;
+        seen.assign(kFovCellCount, 0);
+        std::vector<int> queue{start};
+        seen[start] = 1;
         for (std::size_t head = 0; head < queue.size(); ++head) {
             const int cx = queue[head] % kFovGridW, cy = queue[head] / kFovGridW;
             const int nb[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
