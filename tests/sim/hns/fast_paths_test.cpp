@@ -184,6 +184,80 @@ TEST(HnsFastPaths, GrabProbeMatchesThePre42ProbeFromAnySpotAndAim) {
     }
 }
 
+TEST(HnsFastPaths, SealedScanMatchesThePre42FloodWithLocksAndCogsAnywhere) {
+    std::mt19937 rng(13);
+    int sealed = 0, open = 0;
+    for (const char* room : kRooms) {
+        hns::Sim sim = room_sim(room, 4);
+        for (int round = 0; round < 300; ++round) {
+            if (round % 10 == 0) scatter_objects(sim, rng);
+            for (int i = 0; i < static_cast<int>(sim.objects().size()); ++i)
+                SimProbe::set_lock(sim, i, static_cast<hns::LockOwner>(uniform(rng, 0, 2)));
+            for (int slot = 0; slot < 6; ++slot) {
+                // Off the board too: the scan clamps a cog's cell.
+                sim.place_player(slot, uniform(rng, -20, hns::kMapWidth + 20), uniform(rng, -20, hns::kMapHeight + 20));
+                SimProbe::set_side(sim, slot, uniform(rng, 0, 1) ? hns::Team::Blue : hns::Team::Red, uniform(rng, 0, 5) != 0);
+            }
+            SimProbe::scan_sealed(sim);
+            const std::uint64_t want = pre42::sealed_mask(SimProbe::wall_cells(sim), sim.objects(), sim.players());
+            ASSERT_EQ(sim.sealed_mask(), want) << room << " round " << round;
+            for (int slot = 0; slot < 6; ++slot) {
+                if (sim.players()[slot].team != hns::Team::Red) continue;
+                ASSERT_EQ(sim.players()[slot].sealed, ((want >> slot) & 1) != 0);
+                (sim.players()[slot].sealed ? sealed : open) += 1;
+            }
+        }
+    }
+    // Both outcomes were exercised.
+    EXPECT_GT(sealed, 100);
+    EXPECT_GT(open, 100);
+}
+
+TEST(HnsFastPaths, RoomValidationMatchesThePre42ChecksOnMutatedRooms) {
+    std::mt19937 rng(17);
+    int passed = 0, noClearance = 0, unreachable = 0;
+    for (const char* name : kRooms) {
+        auto shipped = hns::load_room_file(hns::rooms_dir() + "/room_" + name + ".json");
+        ASSERT_TRUE(shipped) << shipped.error;
+        for (int k = 0; k < 200; ++k) {
+            hns::Room room = *shipped;
+            switch (k % 4) {
+                case 0:  // new walls anywhere on the board: footprints and floods change
+                    for (int n = uniform(rng, 1, 3); n > 0; --n) {
+                        const int x = uniform(rng, 0, hns::kMapWidth - 8), y = uniform(rng, 0, hns::kMapHeight - 8);
+                        room.walls.push_back({x, y, uniform(rng, 4, std::min(160, hns::kMapWidth - x)),
+                                              uniform(rng, 4, std::min(120, hns::kMapHeight - y))});
+                    }
+                    break;
+                case 1: {  // an anchor nudged, maybe into a wall
+                    hns::Anchor& a = room.anchors[uniform(rng, 0, static_cast<int>(room.anchors.size()) - 1)];
+                    a.x += uniform(rng, -40, 40);
+                    a.y += uniform(rng, -40, 40);
+                    break;
+                }
+                case 2:  // a thin wall across the board: some regions cut off from some pads
+                    if (uniform(rng, 0, 1)) room.walls.push_back({uniform(rng, 40, hns::kMapWidth - 40), 0, uniform(rng, 4, 16), hns::kMapHeight});
+                    else room.walls.push_back({0, uniform(rng, 40, hns::kMapHeight - 40), hns::kMapWidth, uniform(rng, 4, 16)});
+                    break;
+                default: {  // a spawn moved anywhere
+                    hns::ObjectSpawn& s = room.spawns[uniform(rng, 0, static_cast<int>(room.spawns.size()) - 1)];
+                    s.x = uniform(rng, 0, hns::kMapWidth - 1);
+                    s.y = uniform(rng, 0, hns::kMapHeight - 1);
+                }
+            }
+            const std::string want = pre42::validate_room(room);
+            auto parsed = hns::parse_room(hns::room_to_json(room));
+            ASSERT_EQ(parsed ? std::string() : parsed.error, want) << name << " mutation " << k;
+            passed += want.empty();
+            noClearance += want.find("clearance") != std::string::npos || want.find("not on floor") != std::string::npos;
+            unreachable += want.find("unreachable") != std::string::npos;
+        }
+    }
+    EXPECT_GT(passed, 20);
+    EXPECT_GT(noClearance, 20);
+    EXPECT_GT(unreachable, 20);
+}
+
 TEST(HnsFastPaths, NavigationGridAndFieldsMatchThePre42DriverAfterEveryMove) {
     std::mt19937 rng(5);
     for (const char* room : kRooms) {

@@ -5,7 +5,10 @@
 // these answers; the hns microbenchmarks time them as "before". Keep them as they were.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numbers>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "sim/hns/aim.hpp"
@@ -211,6 +214,50 @@ inline int grab_probe(const std::vector<hns::GameObject>& objects, const hns::Pl
     return -1;
 }
 
+// The sealed-fort scan's flood from the live seekers' cells: the mask of hiders it cannot reach.
+inline std::uint64_t sealed_mask(const std::vector<char>& wallCells, const std::vector<hns::GameObject>& objects,
+                                 const std::vector<hns::Player>& players) {
+    std::vector<char> locked(hns::kFovCellCount, 0);
+    for (const hns::GameObject& o : objects) {
+        if (o.lockedBy != hns::LockOwner::Hiders) continue;
+        const int gx0 = std::clamp(o.x / kFovCellSize, 0, kFovGridW - 1);
+        const int gy0 = std::clamp(o.y / kFovCellSize, 0, kFovGridH - 1);
+        const int gx1 = std::clamp((o.x + o.w - 1) / kFovCellSize, 0, kFovGridW - 1);
+        const int gy1 = std::clamp((o.y + o.h - 1) / kFovCellSize, 0, kFovGridH - 1);
+        for (int gy = gy0; gy <= gy1; ++gy)
+            for (int gx = gx0; gx <= gx1; ++gx) locked[gy * kFovGridW + gx] = 1;
+    }
+    auto cell = [](const hns::Player& p) {
+        return std::clamp(p.y / kFovCellSize, 0, kFovGridH - 1) * kFovGridW + std::clamp(p.x / kFovCellSize, 0, kFovGridW - 1);
+    };
+    std::vector<char> reached(hns::kFovCellCount, 0);
+    std::vector<int> queue;
+    for (const hns::Player& p : players) {
+        if (p.team != hns::Team::Blue || !p.alive) continue;
+        const int i = cell(p);
+        if (!reached[i]) {
+            reached[i] = 1;
+            queue.push_back(i);
+        }
+    }
+    constexpr int kNeighbours[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    for (std::size_t head = 0; head < queue.size(); ++head) {
+        const int cx = queue[head] % kFovGridW, cy = queue[head] / kFovGridW;
+        for (const auto& d : kNeighbours) {
+            const int nx = cx + d[0], ny = cy + d[1];
+            if (nx < 0 || ny < 0 || nx >= kFovGridW || ny >= kFovGridH) continue;
+            const int next = ny * kFovGridW + nx;
+            if (reached[next] || wallCells[next] || locked[next]) continue;
+            reached[next] = 1;
+            queue.push_back(next);
+        }
+    }
+    std::uint64_t mask = 0;
+    for (std::size_t s = 0; s < players.size(); ++s)
+        if (players[s].team == hns::Team::Red && !reached[cell(players[s])] && s < 64) mask |= 1ULL << s;
+    return mask;
+}
+
 // The seats' navigation grid: a cell is open when a body fits at its centre.
 inline std::vector<char> nav_grid(const Masks& m) {
     const int w = (kMapWidth + hns::kNavCell - 1) / hns::kNavCell, h = (kMapHeight + hns::kNavCell - 1) / hns::kNavCell;
@@ -242,5 +289,98 @@ inline std::vector<int> nav_field(const std::vector<char>& open, int gridW, int 
     }
     return field;
 }
+
+// Room validation (room.cpp's validate, reached through parse_room), its footprint scans and one
+// flood per seeker pad as they were.
+inline std::string validate_room(const hns::Room& room) {
+    using namespace hschool::sim::hns;
+    auto at = [](const char* list, std::size_t i) { return std::string(list) + "[" + std::to_string(i) + "]"; };
+    const Masks walls = masks_of(room, {});
+    auto footprint_clear = [&](const Masks& m, int x, int y) {
+        for (int dy = -kPlayerHalf; dy <= kPlayerHalf; ++dy)
+            for (int dx = -kPlayerHalf; dx <= kPlayerHalf; ++dx) {
+                const int px = x + dx, py = y + dy;
+                if (px < 0 || py < 0 || px >= kMapWidth || py >= kMapHeight || m.wall[py * kMapWidth + px]) return false;
+            }
+        return true;
+    };
+    if (room.width != kMapWidth || room.height != kMapHeight)
+        return "w/h: the board must be 720x400";
+    if (room.walls.empty()) return "walls: must not be empty";
+    for (std::size_t i = 0; i < room.walls.size(); ++i) {
+        const Rect& w = room.walls[i];
+        if (w.w <= 0 || w.h <= 0) return at("walls", i) + ": is empty";
+        if (w.x < 0 || w.y < 0 || w.x + w.w > room.width || w.y + w.h > room.height)
+            return at("walls", i) + ": leaves the board";
+    }
+    std::set<std::string> region_ids;
+    for (std::size_t i = 0; i < room.regions.size(); ++i) {
+        const Region& r = room.regions[i];
+        if (!region_ids.insert(r.id).second) return at("regions", i) + ".id: duplicated " + r.id;
+        for (const auto& d : r.doors) {
+            bool known = false;
+            for (const auto& door : room.doors) known = known || door.id == d;
+            if (!known) return at("regions", i) + ".doors: unknown door " + d;
+        }
+    }
+    for (std::size_t i = 0; i < room.doors.size(); ++i) {
+        const Door& d = room.doors[i];
+        int joined = 0;
+        for (const auto& r : room.regions)
+            for (const auto& id : r.doors) joined += id == d.id ? 1 : 0;
+        if (joined != 2) return at("doors", i) + ": must join exactly 2 regions";
+        if (room.wall_at(d.x, d.y)) return at("doors", i) + ".at: inside a wall";
+    }
+    int pockets = 0;
+    for (std::size_t i = 0; i < room.anchors.size(); ++i) {
+        const Anchor& a = room.anchors[i];
+        if (!footprint_clear(walls, a.x, a.y)) return at("anchors", i) + ".at: no clearance for a body";
+        pockets += a.kind == AnchorKind::Pocket ? 1 : 0;
+    }
+    for (std::size_t i = 0; i < room.spawns.size(); ++i) {
+        const ObjectSpawn& s = room.spawns[i];
+        if (!s.crate && !s.panel && !s.ramp) return at("objectSpawns", i) + ".kinds: accepts no kind";
+        if (!footprint_clear(walls, s.x, s.y)) return at("objectSpawns", i) + ".at: not on floor";
+    }
+    if (room.spawns.size() < static_cast<std::size_t>(kRoomMinSpawns)) return "objectSpawns: fewer than 14";
+    if (pockets < kRoomMinPockets) return "anchors: fewer than 6 pockets";
+    if (room.pads(AnchorTeam::Hiders).size() != kRoomPadsPerTeam) return "anchors: need exactly 3 hider pads";
+    if (room.pads(AnchorTeam::Seekers).size() != kRoomPadsPerTeam) return "anchors: need exactly 3 seeker pads";
+    // Every region reachable from every seeker pad on the 8 px grid with body clearance.
+    std::vector<char> open(kFovCellCount);
+    for (int cy = 0; cy < kFovGridH; ++cy)
+        for (int cx = 0; cx < kFovGridW; ++cx)
+            open[cy * kFovGridW + cx] =
+                footprint_clear(walls, cx * kFovCellSize + kFovCellSize / 2, cy * kFovCellSize + kFovCellSize / 2);
+    for (const Point& pad : room.pads(AnchorTeam::Seekers)) {
+        std::vector<char> seen(kFovCellCount);
+        std::vector<int> queue{(pad.y / kFovCellSize) * kFovGridW + pad.x / kFovCellSize};
+        seen[queue[0]] = 1;
+        for (std::size_t head = 0; head < queue.size(); ++head) {
+            const int cx = queue[head] % kFovGridW, cy = queue[head] / kFovGridW;
+            const int nb[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+            for (const auto& d : nb) {
+                const int nx = cx + d[0], ny = cy + d[1];
+                if (nx < 0 || ny < 0 || nx >= kFovGridW || ny >= kFovGridH) continue;
+                const int i = ny * kFovGridW + nx;
+                if (seen[i] || !open[i]) continue;
+                seen[i] = 1;
+                queue.push_back(i);
+            }
+        }
+        for (std::size_t r = 0; r < room.regions.size(); ++r) {
+            const Rect& b = room.regions[r].box;
+            bool reached = false;
+            const int x0 = std::max(0, b.x / kFovCellSize), y0 = std::max(0, b.y / kFovCellSize);
+            const int x1 = std::min((b.x + b.w - 1) / kFovCellSize, kFovGridW - 1);
+            const int y1 = std::min((b.y + b.h - 1) / kFovCellSize, kFovGridH - 1);
+            for (int cy = y0; cy <= y1; ++cy)
+                for (int cx = x0; cx <= x1; ++cx) reached = reached || seen[cy * kFovGridW + cx];
+            if (!reached) return at("regions", r) + ": unreachable from a seeker pad";
+        }
+    }
+    return {};
+}
+
 
 }  // namespace pre42

@@ -19,6 +19,12 @@ struct SimProbe {
     // Moves an object by (dx, dy) through the sim's own path (masks, fog cells, caches).
     static void move_object(Sim& s, int index, int dx, int dy) { s.move_object(index, dx, dy); }
     static void set_aim(Sim& s, int slot, int brads) { s.players_[slot].aimBrads = brads; }
+    static void set_side(Sim& s, int slot, Team team, bool alive) {
+        s.players_[slot].team = team;
+        s.players_[slot].alive = alive;
+    }
+    static void set_lock(Sim& s, int index, LockOwner owner) { s.objects_[index].lockedBy = owner; }
+    static void scan_sealed(Sim& s) { s.scan_sealed(); }
     static void refresh_player_fov(Sim& s, int slot) { s.refresh_player_fov(slot); }
     static const FovCache& fov(const Sim& s, int slot) { return s.fov_[slot]; }
     static void compute_shadowcast(const Sim& s, int cx, int cy, std::vector<char>& out) { s.compute_shadowcast(cx, cy, out); }
