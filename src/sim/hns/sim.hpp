@@ -174,7 +174,7 @@ private:
     std::vector<int> fovFlips_;     // the cells the last geometry change flipped
     int fovEpoch_ = 0;              // bumps when a fovBlocked_ cell flips: the fog caches' key
     std::vector<FovCache> fov_;
-    ConeFilter cone_;               // the cone's verdicts per aim (not match state: a copy starts empty)
+    ConeFilter cone_;               // looks the cone's verdicts up (shared, not match state)
     std::vector<Player> players_;
     std::vector<GameObject> objects_;
     std::vector<Shout> shouts_;

@@ -2,10 +2,12 @@
 // filter, and target visibility. The ONLY hns file with floats, as in the reference: the same
 // expressions in the same order with the same libm calls, and no FP contraction.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <numbers>
 
 #include "sim/hns/constants.hpp"
@@ -196,15 +198,65 @@ struct ConeTest {
 
 }  // namespace
 
-void ConeFilter::forget() {
-    params_ = ConeParams{};
-    rowReach_ = colReach_ = -1;
-    byAim_.clear();
+class ConeVerdicts {
+public:
+    // Consecutive passing cells of one row, as offsets from the origin cell.
+    struct Run {
+        std::int16_t dy, dxFrom, dxTo;
+    };
+
+    explicit ConeVerdicts(const ConeParams& params) : params_(params) {
+        const long long bubbleSq = static_cast<long long>(params.bubble) * params.bubble;
+        const long long rangeSq = static_cast<long long>(params.range) * params.range;
+        // Past both the bubble and the range no cell stays.
+        const int reach = reach_cells(std::max(bubbleSq, rangeSq), 0);
+        rowReach_ = std::min(reach, kFovGridH - 1);
+        colReach_ = std::min(reach, kFovGridW - 1);
+    }
+    bool made_for(const ConeParams& p) const {
+        return p.coneDeg == params_.coneDeg && p.bubble == params_.bubble && p.range == params_.range;
+    }
+    // The runs of an aim of one turn, decided on first use.
+    const std::vector<Run>& runs(int aim) const {
+        std::call_once(decided_[aim], [&] { fill(aim, byAim_[aim]); });
+        return byAim_[aim];
+    }
+    void fill(int aim, std::vector<Run>& runs) const;
+
+private:
+    ConeParams params_;
+    int rowReach_ = 0, colReach_ = 0;  // how far from the origin a cell can pass
+    mutable std::array<std::once_flag, kAimBradsTurn> decided_;
+    mutable std::array<std::vector<Run>, kAimBradsTurn> byAim_;
+};
+
+namespace {
+
+// Param sets whose verdicts outlive their last filter, for the next match (a handful of
+// variants are played; a config may ask for any others).
+constexpr std::size_t kKeptConeParams = 8;
+
+std::shared_ptr<const ConeVerdicts> verdicts_for(const ConeParams& params) {
+    static std::mutex mutex;
+    static std::vector<std::shared_ptr<const ConeVerdicts>> kept;  // the most recently asked for last
+    const std::lock_guard lock(mutex);
+    for (auto it = kept.begin(); it != kept.end(); ++it)
+        if ((*it)->made_for(params)) {
+            std::shared_ptr<const ConeVerdicts> found = *it;
+            kept.erase(it);
+            kept.push_back(found);
+            return found;
+        }
+    kept.push_back(std::make_shared<const ConeVerdicts>(params));
+    if (kept.size() > kKeptConeParams) kept.erase(kept.begin());
+    return kept.back();
 }
+
+}  // namespace
 
 // Runs the test on the cells of each row that could pass it, the bubble's columns and the
 // range's columns inside the loosened cone; every other cell fails it.
-void ConeFilter::fill(int aim, std::vector<Run>& runs) const {
+void ConeVerdicts::fill(int aim, std::vector<Run>& runs) const {
     runs.clear();
     const ConeTest test(params_, aim);
     const Wedge wedge(aim, params_.coneDeg);
@@ -236,25 +288,15 @@ void ConeFilter::fill(int aim, std::vector<Run>& runs) const {
 
 void ConeFilter::apply(const ConeParams& params, int cx, int cy, int aim, const std::vector<char>& castGrid,
                        std::vector<char>& visibleGrid) {
-    if (byAim_.empty() || params.coneDeg != params_.coneDeg || params.bubble != params_.bubble ||
-        params.range != params_.range) {
-        forget();
-        params_ = params;
-        const long long bubbleSq = static_cast<long long>(params.bubble) * params.bubble;
-        const long long rangeSq = static_cast<long long>(params.range) * params.range;
-        // Past both the bubble and the range no cell stays.
-        const int reach = reach_cells(std::max(bubbleSq, rangeSq), 0);
-        rowReach_ = std::min(reach, kFovGridH - 1);
-        colReach_ = std::min(reach, kFovGridW - 1);
-        byAim_.resize(kAimBradsTurn);
-    }
-    std::vector<Run> unkept;  // an aim outside one turn rounds its own way: not kept
-    std::vector<Run>& runs = aim >= 0 && aim < kAimBradsTurn ? byAim_[aim] : unkept;
-    if (runs.empty()) fill(aim, runs);
+    if (!verdicts_ || !verdicts_->made_for(params)) verdicts_ = verdicts_for(params);
+    std::vector<ConeVerdicts::Run> unkept;  // an aim outside one turn rounds its own way: not kept
+    const bool kept = aim >= 0 && aim < kAimBradsTurn;
+    if (!kept) verdicts_->fill(aim, unkept);
+    const std::vector<ConeVerdicts::Run>& runs = kept ? verdicts_->runs(aim) : unkept;
     visibleGrid.assign(kFovCellCount, 0);
     const char* cast = castGrid.data();
     char* visible = visibleGrid.data();
-    for (const Run& r : runs) {
+    for (const ConeVerdicts::Run& r : runs) {
         const int y = cy + r.dy;
         if (y < 0 || y >= kFovGridH) continue;
         const int x0 = std::max(0, cx + r.dxFrom), x1 = std::min(kFovGridW - 1, cx + r.dxTo);

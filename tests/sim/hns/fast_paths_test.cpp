@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <thread>
 
 #include "hns_test_support.hpp"
 #include "pre42_kernels.hpp"
@@ -124,6 +125,28 @@ TEST(HnsFastPaths, ConeMatchesThePre42FilterForAnyCastAimAndParams) {
         }
     }
     EXPECT_EQ(compared, 50 * 80);
+}
+
+TEST(HnsFastPaths, ConeVerdictsDecidedByTwoThreadsAtOnceAgreeWithThePre42Filter) {
+    // Leagues and the server step matches on several threads; the verdicts of one param set are
+    // shared, so two filters race to decide the same aims first.
+    const hns::ConeParams p{33, 40, 300};  // a set no other test uses: nothing decided yet
+    std::mt19937 rng(21);
+    const std::vector<char> cast = random_grid(rng, 0.7);
+    std::vector<std::vector<char>> got(2 * hns::kAimBradsTurn);
+    auto filter_all = [&](int half) {
+        hns::ConeFilter filter;
+        for (int aim = 0; aim < hns::kAimBradsTurn; ++aim) filter.apply(p, 40, 25, aim, cast, got[half * hns::kAimBradsTurn + aim]);
+    };
+    std::thread other(filter_all, 1);
+    filter_all(0);
+    other.join();
+    std::vector<char> want;
+    for (int aim = 0; aim < hns::kAimBradsTurn; ++aim) {
+        pre42::cone(p, 40, 25, aim, cast, want);
+        ASSERT_EQ(got[aim], want) << "aim " << aim;
+        ASSERT_EQ(got[hns::kAimBradsTurn + aim], want) << "aim " << aim << ", the other thread";
+    }
 }
 
 TEST(HnsFastPaths, MasksOccupancyAndPlacementMatchThePre42PixelsWithFurnitureAnywhere) {
