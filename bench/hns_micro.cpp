@@ -154,10 +154,11 @@ void hns_can_place_object(benchmark::State& state, bool now) {
         tries[i] = {index, r};
     }
     const bool pre42 = !now;
+    auto keepClear = [&](const hns::Rect& r) { return SimProbe::keep_clear_violated(sim, r); };
     for (auto _ : state) {
         int fits = 0;
         for (const auto& [index, r] : tries)
-            fits += pre42 ? pre42::can_place_object(masks, sim.room(), sim.config(), sim.objects(), sim.players(), index, r, 0)
+            fits += pre42 ? pre42::can_place_object(masks, sim.objects(), sim.players(), index, r, 0, keepClear)
                           : SimProbe::can_place_object(sim, index, r, 0);
         benchmark::DoNotOptimize(fits);
     }

@@ -176,6 +176,7 @@ TEST(HnsFastPaths, MasksOccupancyAndPlacementMatchThePre42PixelsWithFurnitureAny
                 for (int y = o.y - 8; y <= o.y + o.h + 8; ++y)
                     for (int x = o.x - 8; x <= o.x + o.w + 8; x += 3)
                         ASSERT_EQ(sim.can_occupy(x, y), pre42::can_occupy(m, x, y)) << x << "," << y;
+            auto keepClear = [&](const hns::Rect& r) { return SimProbe::keep_clear_violated(sim, r); };
             for (int k = 0; k < 3000; ++k) {
                 const int index = uniform(rng, 0, static_cast<int>(sim.objects().size()) - 1);
                 const hns::GameObject& o = sim.objects()[index];
@@ -184,7 +185,7 @@ TEST(HnsFastPaths, MasksOccupancyAndPlacementMatchThePre42PixelsWithFurnitureAny
                                     uniform(rng, 1, 200)};
                 const int holder = uniform(rng, -1, 5);
                 ASSERT_EQ(SimProbe::can_place_object(sim, index, r, holder),
-                          pre42::can_place_object(m, sim.room(), sim.config(), sim.objects(), sim.players(), index, r, holder));
+                          pre42::can_place_object(m, sim.objects(), sim.players(), index, r, holder, keepClear));
                 ASSERT_EQ(SimProbe::rect_hits_wall(sim, any), pre42::rect_hits_wall(m, any));
             }
         }
@@ -236,7 +237,7 @@ TEST(HnsFastPaths, SealedScanMatchesThePre42FloodWithLocksAndCogsAnywhere) {
     EXPECT_GT(open, 100);
 }
 
-TEST(HnsFastPaths, RoomValidationMatchesThePre42ChecksOnMutatedRooms) {
+TEST(HnsFastPaths, RoomValidationMatchesThePre42GeometryChecksOnMutatedRooms) {
     std::mt19937 rng(17);
     int passed = 0, noClearance = 0, unreachable = 0;
     for (const char* name : kRooms) {
@@ -268,7 +269,7 @@ TEST(HnsFastPaths, RoomValidationMatchesThePre42ChecksOnMutatedRooms) {
                     s.y = uniform(rng, 0, hns::kMapHeight - 1);
                 }
             }
-            const std::string want = pre42::validate_room(room);
+            const std::string want = pre42::room_geometry_problem(room);
             auto parsed = hns::parse_room(hns::room_to_json(room));
             ASSERT_EQ(parsed ? std::string() : parsed.error, want) << name << " mutation " << k;
             passed += want.empty();

@@ -14,6 +14,7 @@ struct SimProbe {
         return s.can_place_object(index, r, holder);
     }
     static bool rect_hits_wall(const Sim& s, const Rect& r) { return s.rect_hits_wall(r); }
+    static bool keep_clear_violated(const Sim& s, const Rect& r) { return s.keep_clear_violated(r); }
     static const std::vector<char>& fov_blocked(const Sim& s) { return s.fovBlocked_; }
     static const std::vector<char>& wall_cells(const Sim& s) { return s.wallCells_; }
     // Moves an object by (dx, dy) through the sim's own path (masks, fog cells, caches).
