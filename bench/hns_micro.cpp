@@ -102,19 +102,22 @@ void hns_cone(benchmark::State& state, bool now) {
 BENCHMARK_CAPTURE(hns_cone, pre42, false)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(hns_cone, now, true)->Unit(benchmark::kMicrosecond);
 
-// What a heading costs the first time a match aims that way: its verdicts decided and kept
-// (then one filter). A match pays it once per heading (128 headings at aimTurnRate 6).
+// What deciding a heading's verdicts costs, the first time a process aims that way with these
+// params (then one filter). The verdicts are shared by the whole process, so each iteration asks
+// for a param set not among the last ones kept (the range cycles over 64 values around 340).
 void hns_cone_first_aim(benchmark::State& state) {
     const hns::Sim sim = certification_sim();
-    const hns::ConeParams params = shipped_cone(sim);
+    hns::ConeParams params = shipped_cone(sim);
+    const int range = params.range;
     std::vector<char> cast;
     hns::shadowcast(SimProbe::fov_blocked(sim), 10, 40, cast);
     std::vector<char> out;
-    int aim = 0;
+    int k = 0;
     for (auto _ : state) {
+        params.range = range + k % 64;
         hns::ConeFilter filter;
-        filter.apply(params, 10, 40, aim, cast, out);
-        aim = (aim + 2) % hns::kAimBradsTurn;
+        filter.apply(params, 10, 40, 2 * (k % 128), cast, out);
+        ++k;
         benchmark::DoNotOptimize(out.data());
     }
 }
