@@ -48,11 +48,16 @@ void cast_octant(const char* blocked, char* visible, int ocx, int ocy, int row, 
     const int alongCells = dxMovesX ? kFovGridW : kFovGridH;
     const int acrossCells = dxMovesX ? kFovGridH : kFovGridW;
     const int step = t0 + t2 * kFovGridW;
+    // Row dist: the across axis sits at acrossOrigin - dist * acrossPerRow, dx = 0 at
+    // baseOrigin - dist * basePerRow along the other, and dx = 0's cell index moves by -rowStep.
+    const int acrossOrigin = dxMovesX ? ocy : ocx, acrossPerRow = dxMovesX ? t3 : t1;
+    const int baseOrigin = dxMovesX ? ocx : ocy, basePerRow = dxMovesX ? t1 : t3;
+    const int rowStep = t3 * kFovGridW + t1;
     for (int dist = row; dist <= maxDist; ++dist) {
         if (rowBlocked) break;
         const int dy = -dist;
-        const int across = dxMovesX ? ocy + dy * t3 : ocx + dy * t1;
-        const int base = dxMovesX ? ocx + dy * t1 : ocy + dy * t3;
+        const int across = acrossOrigin - dist * acrossPerRow;
+        const int base = baseOrigin - dist * basePerRow;
         int lo = -dist, hi = 0;
         if (across < 0 || across >= acrossCells) {
             hi = lo - 1;
@@ -73,7 +78,7 @@ void cast_octant(const char* blocked, char* visible, int ocx, int ocy, int row, 
         while (first > lo && !(start < right_slope(first - 1, dy))) --first;
         while (first <= hi && start < right_slope(first, dy)) ++first;
         bool anyInside = false;
-        int index = (ocy + first * t2 + dy * t3) * kFovGridW + (ocx + first * t0 + dy * t1);
+        int index = ocy * kFovGridW + ocx - dist * rowStep + first * step;
         for (int dx = first; dx <= hi; ++dx, index += step) {
             const double lSlope = left_slope(dx, dy);
             if (endSlope > lSlope) break;
