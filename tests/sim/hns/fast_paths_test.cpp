@@ -108,11 +108,11 @@ TEST(HnsFastPaths, ConeMatchesThePre42FilterForAnyCastAimAndParams) {
     // no bubble, and ranges past the board; then random ones.
     std::vector<hns::ConeParams> params = {{35, 48, 340}, {35, 48, 380}, {89, 48, 340}, {90, 48, 340}, {91, 48, 340},
                                            {180, 0, 4096}, {1, 0, 1},     {1, 600, 100},  {45, 4096, 4096}, {10, 0, 900}};
-    for (int k = 0; k < 40; ++k) params.push_back({uniform(rng, 1, 180), uniform(rng, 0, 700), uniform(rng, 1, 1000)});
+    for (int k = 0; k < 20; ++k) params.push_back({uniform(rng, 1, 180), uniform(rng, 0, 700), uniform(rng, 1, 1000)});
     hns::ConeFilter filter;  // one filter throughout: its kept verdicts must survive reuse and a change of params
     int compared = 0;
     for (const hns::ConeParams& p : params) {
-        for (int k = 0; k < 80; ++k) {
+        for (int k = 0; k < 50; ++k) {
             const std::vector<char> cast = random_grid(rng, std::uniform_real_distribution<double>(0.05, 1.0)(rng));
             const int cx = uniform(rng, 0, hns::kFovGridW - 1), cy = uniform(rng, 0, hns::kFovGridH - 1);
             // A few aims again and again (kept verdicts), any aim, and aims outside one turn.
@@ -124,7 +124,7 @@ TEST(HnsFastPaths, ConeMatchesThePre42FilterForAnyCastAimAndParams) {
             ++compared;
         }
     }
-    EXPECT_EQ(compared, 50 * 80);
+    EXPECT_EQ(compared, 30 * 50);
 }
 
 TEST(HnsFastPaths, ConeVerdictsDecidedByTwoThreadsAtOnceAgreeWithThePre42Filter) {
@@ -164,7 +164,7 @@ TEST(HnsFastPaths, MasksOccupancyAndPlacementMatchThePre42PixelsWithFurnitureAny
                     ASSERT_EQ(sim.object_at_pixel(x, y), inside && m.object[y * hns::kMapWidth + x]) << x << "," << y;
                 }
             ASSERT_EQ(SimProbe::fov_blocked(sim), pre42::fov_blocked(m));
-            for (int k = 0; k < 20000; ++k) {
+            for (int k = 0; k < 10000; ++k) {
                 const int x = uniform(rng, -3, hns::kMapWidth + 2), y = uniform(rng, -3, hns::kMapHeight + 2);
                 ASSERT_EQ(sim.can_occupy(x, y), pre42::can_occupy(m, x, y)) << x << "," << y;
                 const int ignore = uniform(rng, -1, static_cast<int>(sim.objects().size()));
@@ -177,7 +177,7 @@ TEST(HnsFastPaths, MasksOccupancyAndPlacementMatchThePre42PixelsWithFurnitureAny
                     for (int x = o.x - 8; x <= o.x + o.w + 8; x += 3)
                         ASSERT_EQ(sim.can_occupy(x, y), pre42::can_occupy(m, x, y)) << x << "," << y;
             auto keepClear = [&](const hns::Rect& r) { return SimProbe::keep_clear_violated(sim, r); };
-            for (int k = 0; k < 3000; ++k) {
+            for (int k = 0; k < 1000; ++k) {
                 const int index = uniform(rng, 0, static_cast<int>(sim.objects().size()) - 1);
                 const hns::GameObject& o = sim.objects()[index];
                 const hns::Rect r{o.x + uniform(rng, -40, 40), o.y + uniform(rng, -40, 40), o.w, o.h};
@@ -243,7 +243,7 @@ TEST(HnsFastPaths, RoomValidationMatchesThePre42GeometryChecksOnMutatedRooms) {
     for (const char* name : kRooms) {
         auto shipped = hns::load_room_file(hns::rooms_dir() + "/room_" + name + ".json");
         ASSERT_TRUE(shipped) << shipped.error;
-        for (int k = 0; k < 200; ++k) {
+        for (int k = 0; k < 80; ++k) {
             hns::Room room = *shipped;
             switch (k % 4) {
                 case 0:  // new walls anywhere on the board: footprints and floods change
@@ -277,9 +277,9 @@ TEST(HnsFastPaths, RoomValidationMatchesThePre42GeometryChecksOnMutatedRooms) {
             unreachable += want.find("unreachable") != std::string::npos;
         }
     }
-    EXPECT_GT(passed, 20);
-    EXPECT_GT(noClearance, 20);
-    EXPECT_GT(unreachable, 20);
+    EXPECT_GT(passed, 10) << passed;
+    EXPECT_GT(noClearance, 10) << noClearance;
+    EXPECT_GT(unreachable, 5) << unreachable;
 }
 
 TEST(HnsFastPaths, NavigationGridAndFieldsMatchThePre42DriverAfterEveryMove) {
