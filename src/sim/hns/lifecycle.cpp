@@ -42,25 +42,7 @@ Expected<Sim> Sim::create(const GameConfig& config) {
     sim.config_ = config;
     sim.room_ = std::move(*room);
     sim.setupRng_ = make_setup_rng(config.seed);
-    sim.wallMask_.assign(kMapWidth * kMapHeight, 0);
-    for (const Rect& w : sim.room_.walls) {
-        for (int y = std::max(w.y, 0); y < std::min(w.y + w.h, kMapHeight); ++y)
-            for (int x = std::max(w.x, 0); x < std::min(w.x + w.w, kMapWidth); ++x) sim.wallMask_[y * kMapWidth + x] = 1;
-    }
-    sim.objectMask_.assign(kMapWidth * kMapHeight, 0);
-    sim.fovBlocked_.assign(kFovCellCount, 0);
-    sim.refresh_fov_cells(0, 0, kMapWidth, kMapHeight);
-    sim.wallCells_.assign(kFovCellCount, 0);
-    for (int cy = 0; cy < kFovGridH; ++cy)
-        for (int cx = 0; cx < kFovGridW; ++cx) {
-            int walls = 0, pixels = 0;
-            for (int py = cy * kFovCellSize; py < std::min((cy + 1) * kFovCellSize, kMapHeight); ++py)
-                for (int px = cx * kFovCellSize; px < std::min((cx + 1) * kFovCellSize, kMapWidth); ++px) {
-                    ++pixels;
-                    walls += sim.wallMask_[py * kMapWidth + px];
-                }
-            sim.wallCells_[cy * kFovGridW + cx] = walls * 2 >= pixels;
-        }
+    sim.build_static_masks();
     // Step 2 of the seeded setup order: the deal, before any seat connects.
     sim.deal_objects();
     sim.policyKinds_.assign(kSeatsCap, "scripted");
