@@ -69,7 +69,7 @@ Result<PlayedMatch> HeadlessRunner::play(const ScheduledMatch& match) const {
         out.scores[s] = v.to_number<double>();
     }
     out.replay = std::move(outcome->replay);
-    out.gameVersion = std::string(sim::hns::game_version_text(pinned->gameVersion));
+    out.gameVersion = std::string(sim::hns::game_version_text(config.gameVersion));
     return out;
 }
 

@@ -359,33 +359,49 @@ struct Pin {
     const char* seats;
     bool enemyMemory;
     const char* replaySha256;  // the replay hschool-hns run wrote at 0671c6d, before issue 42
+    const char* chainSha256;   // its hash chain, "tick:hash\n" per tick: what the rules decide
 };
+
+// GameVersion 2's directive records carry the engine's last result, so a version 1 match's replay
+// bytes moved with it; the hash chain (every tick's state) is what must not move.
+std::string chain_sha256(const hns::ReplayData& replay) {
+    std::string text;
+    for (const auto& h : replay.hashes) text += std::to_string(h.tick) + ":" + std::to_string(h.hash) + "\n";
+    return sha256_hex(text);
+}
 
 // Every room (warren seeds 1 and 2 play atrium and long_hall), both baselines, enemy memory on
 // and off.
 constexpr Pin kPre42Pins[] = {
     {"certification", 7, "burrow,scatter,burrow,scatter,burrow,scatter", true,
-     "ad3fd5d38b3644920eb892921ef210efe8053e403770a8f388c6729acd1bd869"},
+     "ad3fd5d38b3644920eb892921ef210efe8053e403770a8f388c6729acd1bd869",
+     "e5449d705bd93f589e3c4de777dc5b2808bdef15ac96a9bcd1f28ba3f87cf644"},
     {"certification", 42, "scatter,scatter,scatter,scatter,scatter,scatter", false,
-     "03804c3a73d05eba0ea17978758cc57dd05a568e60387a30447406eec1a7f11f"},
+     "03804c3a73d05eba0ea17978758cc57dd05a568e60387a30447406eec1a7f11f",
+     "499aa59b7314bf63b0ebf21ca14e6d2eaf94749694a64a53a39f64a27fd94385"},
     {"warren", 1, "burrow,burrow,burrow,burrow,burrow,burrow", false,
-     "0fc093521496ea6e3c04d13ad5d455d4f2b48d7c4a21a9313748bc2962e43997"},
+     "0fc093521496ea6e3c04d13ad5d455d4f2b48d7c4a21a9313748bc2962e43997",
+     "fcd298a06db2deab289ba95ef35b56c3de46c3d42b0013ba6a11f78dc8e30e6b"},
     {"warren", 2, "burrow,scatter,burrow,scatter,burrow,scatter", true,
-     "d50990ff9990d265aa1bf7a72f2627334c82ce837131787eb7b56a965967bcb0"},
+     "d50990ff9990d265aa1bf7a72f2627334c82ce837131787eb7b56a965967bcb0",
+     "823dde9539a0f100a52910d7fa8a70d56ba776c5a2534b7c27b70e7a0c1935e6"},
     {"warren", 42, "burrow,burrow,burrow,burrow,burrow,burrow", false,
-     "305039bdbda521bae5bf5b0d41e81f3964a114224793396444d86f7eebd09208"},
+     "305039bdbda521bae5bf5b0d41e81f3964a114224793396444d86f7eebd09208",
+     "30bf706f27084d48f0fe36c7af5773e62fda03665771b9eb8e6a424a58367b4c"},
     {"long-hall", 3, "scatter,scatter,scatter,scatter,scatter,scatter", true,
-     "aba58761815964496e54c6febe541f5510c3cc38034a9ed785fdc327c58762c4"},
+     "aba58761815964496e54c6febe541f5510c3cc38034a9ed785fdc327c58762c4",
+     "06fff7443bada3830cb8335c87e865a7128e9174625178ee9f9436a67b442d93"},
 };
 
 }  // namespace
 
-TEST(HnsFastPaths, MatchesRecordedBeforeIssue42AreByteIdentical) {
+TEST(HnsFastPaths, MatchesRecordedBeforeIssue42KeepTheirHashChain) {
     for (const Pin& pin : kPre42Pins) {
         SCOPED_TRACE(std::string(pin.variant) + " seed " + std::to_string(pin.seed) + " " + pin.seats);
         auto config = hns::variant_config(pin.variant);
         ASSERT_TRUE(config);
         config->seed = pin.seed;
+        config->gameVersion = hns::GameVersion::V1;  // the pins were recorded before GameVersion 2
         auto pinnedConfig = hns::resolve_room_spec(*config);
         ASSERT_TRUE(pinnedConfig);
         hns::MatchOptions opt;
@@ -398,7 +414,9 @@ TEST(HnsFastPaths, MatchesRecordedBeforeIssue42AreByteIdentical) {
         }
         auto out = hns::run_match(*pinnedConfig, opt);
         ASSERT_TRUE(out);
-        EXPECT_EQ(sha256_hex(out->replay), pin.replaySha256);
+        auto replay = hns::parse_replay(out->replay);
+        ASSERT_TRUE(replay) << replay.error;
+        EXPECT_EQ(chain_sha256(*replay), pin.chainSha256);
     }
 }
 
@@ -407,6 +425,7 @@ TEST(HnsFastPaths, AReplayRecordedBeforeIssue42VerifiesTickByTick) {
     ASSERT_EQ(sha256_hex(bytes), kPre42Pins[0].replaySha256);
     auto data = hns::parse_replay(bytes);
     ASSERT_TRUE(data) << data.error;
+    EXPECT_EQ(chain_sha256(*data), kPre42Pins[0].chainSha256);
     const hns::VerifyReport report = hns::verify_replay(*data);
     EXPECT_TRUE(report.ok) << report.message();
     EXPECT_EQ(report.checked, 949);
