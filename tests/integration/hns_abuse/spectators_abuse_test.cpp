@@ -18,7 +18,6 @@ constexpr int kFramesEach = 10;            // frames every in-step spectator is 
 // --write-stall-ms for the stall test: the silent spectator goes this long after its window shut,
 // which is when the slow one fell behind beside it; the slow one answers its Pings again long before.
 constexpr auto kWriteStall = 10000ms;
-constexpr auto kWait = 60s;                // for what the test caused: a quiet machine needs a second or two
 constexpr int kSmallReceiveBuffer = 64 * 1024;  // a pause fills the socket at once; reading is still quick
 constexpr std::size_t kMaxSpectatorRssGrowth = 96u << 20;  // a few backlogs at most, not one per tick
 
