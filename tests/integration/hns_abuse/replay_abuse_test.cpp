@@ -20,7 +20,6 @@ constexpr int kFramesPerBack = 1;     // ...and only once this many frames came 
 constexpr int kMinFrames = 20;        // frames each viewer must get while it presses
 // The 64 viewers' seeks and frames: a quiet machine needs seconds, the replay threads are at nice 10.
 constexpr std::chrono::milliseconds kCrowdWait = 300s;
-constexpr auto kPlayOut = 300s;  // the long match below plays out in ~10 s on a quiet machine
 // Per viewer: one sim cursor (~0.65 MB), at most a 2 MiB backlog and a frame being built (a keyframe
 // is 1.45 MB); the keyframes are shared. Without the backlog bound a slow viewer alone could hold 8 MiB.
 constexpr std::size_t kMaxRssGrowth = kViewers * (5u << 20) + (64u << 20);
@@ -44,7 +43,7 @@ SeekCounts seek_counts(std::uint16_t port) {
 std::string finished_long_match(std::uint16_t port) {
     const std::string id = create_bot_match(port, "certification", kLongHunt);
     if (id.empty()) return "";
-    const auto code = hns::play_out(port, id, kPlayOut);
+    const auto code = hns::play_out(port, id);
     return code == 1000 ? id : "";
 }
 
@@ -154,7 +153,7 @@ TEST(HnsReplayAbuse, AViewerThatStopsReadingIsResyncedNotClosed) {
     ASSERT_TRUE(server.started()) << server.output();
     const std::string id = create_bot_match(server.port(), "certification");
     ASSERT_FALSE(id.empty());
-    ASSERT_EQ(hns::play_out(server.port(), id, kPlayOut), std::optional<std::uint16_t>(1000));
+    ASSERT_EQ(hns::play_out(server.port(), id), std::optional<std::uint16_t>(1000));
     const std::string resyncs = R"(hschool_hns_viewer_resyncs_total{stream="replay"})";
     const double before = counter(server.port(), resyncs);
     auto viewer = sprite_socket(server.port(), "/replay?match=" + id, 1, 64 * 1024);
@@ -183,7 +182,7 @@ TEST(HnsReplayAbuse, AFloodOfKeysClosesTheViewerWith1008) {
     ASSERT_TRUE(server.started()) << server.output();
     const std::string id = create_bot_match(server.port(), "certification");
     ASSERT_FALSE(id.empty());
-    ASSERT_EQ(hns::play_out(server.port(), id, kPlayOut), std::optional<std::uint16_t>(1000));
+    ASSERT_EQ(hns::play_out(server.port(), id), std::optional<std::uint16_t>(1000));
     auto viewer = sprite_socket(server.port(), "/replay?match=" + id);
     ASSERT_TRUE(viewer);
     // Hundreds of keys in one burst: far more than a person presses in a frame.
