@@ -10,15 +10,11 @@
 #include <vector>
 
 #include "protocol/bytes.hpp"
+#include "wait.hpp"
 
 namespace hschool::test {
 
 using namespace std::chrono_literals;
-
-// How long a test waits for something it caused (a frame, a close, a counter, a state over REST):
-// many times what a quiet machine needs, so a busy one five times slower under AddressSanitizer
-// meets it too. Every wait ends as soon as its condition holds: only a failing test waits this long.
-inline constexpr std::chrono::milliseconds kWait = 60s;
 
 struct Frame {
     protocol::Bytes data;

@@ -233,15 +233,6 @@ TEST_F(OpenMode, IsTheDefaultOnLoopbackAndTrustsEveryone) {
 
 const SeatBot::Answer kHide = [](int, int, int) { return std::string(R"({"intent":"hide"})"); };
 
-// Polls `done` between short sleeps, at most `limit` times; whether it came true.
-bool eventually(const std::function<bool()>& done, int limit = 1000) {
-    for (int i = 0; i < limit; ++i) {
-        if (done()) return true;
-        std::this_thread::sleep_for(20ms);
-    }
-    return done();
-}
-
 std::unique_ptr<SeatBot> external_seat(std::uint16_t port, const std::string& target, int seat) {
     auto ws = open_socket(port, target);
     if (!ws || !ws->send(text_message(R"({"type":"register","mode":"external"})"))) return nullptr;
