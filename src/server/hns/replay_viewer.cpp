@@ -115,9 +115,7 @@ private:
             if (!ready_for_keyframe(peer)) return true;
             behind_ = false;
             resync = true;
-            const bool off = stream_.sprites_off();
-            stream_ = render::hns::Stream{};
-            stream_.set_sprites_off(off);
+            stream_.restart();
         }
         render::hns::ChromeExtras extras;
         extras.paused = !transport.playing;
