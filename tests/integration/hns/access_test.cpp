@@ -49,7 +49,7 @@ std::string problem_code(const HttpResult& response) {
 std::optional<std::uint16_t> play_out_as(std::uint16_t port, const std::string& id, const std::string& token) {
     auto global = open_socket(port, "/global?match=" + id + "&ownerToken=" + token);
     if (!global || !global->send(text_message("6"))) return std::nullopt;
-    auto closed = global->read_until_closed(60s);
+    auto closed = global->read_until_closed(kWait);
     if (!closed) return std::nullopt;
     return closed->code;
 }
