@@ -22,6 +22,9 @@ public:
     // Viewers whose backlog was dropped for a keyframe: "global" (live spectators), "replay",
     // "global_compact", "replay_compact".
     virtual void viewer_resyncs(const char* stream, std::size_t count) = 0;
+    // A /replay viewer reached a seek's target (back, restart, a jump, the end) after stepping
+    // `steps` ticks from the nearest shared keyframe (issue 19: never the replay from tick 0 again).
+    virtual void replay_seek(std::size_t steps) = 0;
     virtual void decision_latency(double seconds) = 0;
     // A seat's attempt failed or it played burrow: "timeout", "parse_error", "transport_error",
     // "throttled", "no_credentials", "budget_guard" (one per fallback record).
@@ -43,6 +46,7 @@ public:
     void frame_bytes(const char*, std::size_t) override {}
     void spectator_encodes(std::size_t, std::size_t) override {}
     void viewer_resyncs(const char*, std::size_t) override {}
+    void replay_seek(std::size_t) override {}
     void decision_latency(double) override {}
     void fallback(const char*) override {}
     void refused(const char*) override {}

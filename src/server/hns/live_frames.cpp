@@ -70,6 +70,10 @@ void send_frames(MatchRuntime& rt, HnsMetrics& metrics) {
             const bool manual = index >= 0 && index < kSeats && rt.seats[static_cast<std::size_t>(index)].socket == id &&
                                 rt.seats[static_cast<std::size_t>(index)].policy.kind == PolicyKind::Manual;
             SeatTraffic* traffic = index >= 0 && index < kSeats ? &rt.traffic[static_cast<std::size_t>(index)] : nullptr;
+            if (manual != socket.manual_stream) {
+                socket.stream.restart();  // the other scene from its header: the map bands go in a first frame only
+                socket.manual_stream = manual;
+            }
             player_bytes += send_frame(socket, manual ? render::hns::manual_scene(rt.sim, index)
                                                       : render::hns::player_scene(rt.sim, index), traffic);
             break;

@@ -67,6 +67,7 @@ struct SocketState {
     std::uint8_t mask = 0;  // the last 0x84 (drives a manual seat)
     std::optional<Registration> held;  // sent before the socket was seated
     render::hns::Stream stream;
+    bool manual_stream = false;  // `stream` draws the manual seat's scene (the room), not the contract's own cog
 };
 
 // One seat (player index 0..5) of the sim.

@@ -266,7 +266,7 @@ TEST_F(HnsLeagues, LiveMatchesKeepPlayingBesideARunningLeague) {
     until_league_played(server->port(), league, 1);
     const std::string match = create_match(server->port(), R"({"variant":"certification","bots":6})");
     ASSERT_FALSE(match.empty());
-    EXPECT_EQ(play_out(server->port(), match, std::chrono::seconds(120)), 1000) << "the live match ended normally";
+    EXPECT_EQ(play_out(server->port(), match), 1000) << "the live match ended normally";
     EXPECT_EQ(match_json(server->port(), match).at("phase"), "finished");
     const auto during = league_json(server->port(), league);
     EXPECT_EQ(during.at("state"), "running");
