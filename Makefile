@@ -6,7 +6,8 @@ TEST_JOBS ?= $(shell echo $$(( $(JOBS) * 3 )))
 BUILD := build/release
 # The sanitizer tree is clang's: it compiles the tree in 2/3 of GCC's time (bench/README, issue 22).
 ASAN_BUILD := build/clang-asan
-FUZZ_BUILD := build/fuzz
+# The fuzzers are built in the sanitizer tree (clang, coverage hooks on): one compile serves both (issue 38).
+FUZZ_BUILD := $(ASAN_BUILD)
 # Ninja when installed (install-deps.sh adds it): it keeps both cores busy where make's recursion idles.
 GENERATOR = $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 FUZZ_SECONDS ?= 15
@@ -17,7 +18,7 @@ PORT ?= 8080
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 
-.PHONY: run test test-in-order check-layers deps test-deps build server client build-asan build-fuzz test-cpp test-release-only test-asan test-asan-only test-e2e-only test-fuzz run-fuzzers test-client test-e2e stage-reset bench clean image image-test
+.PHONY: run test test-in-order check-layers deps test-deps build tools server client build-asan build-fuzz test-cpp test-release-only test-asan test-asan-only test-e2e-only test-fuzz run-fuzzers test-client test-e2e stage-reset bench clean image image-test
 
 ## run: install what is missing, build in release mode, serve on 127.0.0.1:$(PORT)
 run: deps server client
@@ -56,6 +57,10 @@ server: $(BUILD)/CMakeCache.txt
 build: $(BUILD)/CMakeCache.txt
 	@$(STAGE) build-release cmake --build $(BUILD) -j$(JOBS)
 
+## tools: the hide-and-seek command line (run, verify, info, seat, league, bridge) without the tests
+tools: deps $(BUILD)/CMakeCache.txt
+	@$(STAGE) build-tools cmake --build $(BUILD) -j$(JOBS) --target hschool-hns hschool-server
+
 client:
 	@if [ -f client/package.json ]; then $(STAGE) build-client bash -c 'cd client && npm run build --silent'; fi
 
@@ -80,11 +85,8 @@ test-asan-only:
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  $(STAGE) test-asan scripts/with-postgres.sh ctest --test-dir $(ASAN_BUILD) --output-on-failure --timeout 600 -j$(TEST_JOBS)
 
-$(FUZZ_BUILD)/CMakeCache.txt:
-	cmake -S . -B $(FUZZ_BUILD) $(GENERATOR) -DCMAKE_CXX_COMPILER=clang++-14 -DHSCHOOL_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
-
-build-fuzz: $(FUZZ_BUILD)/CMakeCache.txt
-	@$(STAGE) build-fuzz cmake --build $(FUZZ_BUILD) -j$(JOBS)
+build-fuzz: $(ASAN_BUILD)/CMakeCache.txt
+	@$(STAGE) build-fuzz cmake --build $(FUZZ_BUILD) -j$(JOBS) --target fuzzers
 
 test-fuzz: build-fuzz
 	@$(MAKE) --no-print-directory run-fuzzers

@@ -79,7 +79,8 @@ def run_one(server_class, build, mods, load_binary, with_league, quick):
         server.stop()
 
 
-HEADLESS = {"matches": 200, "jobs": 2, "target_s": 60.0}  # point 4: 200 certification matches of two built-ins
+# 200 certification matches of two built-ins: issue 33 point 4 asked for <= 60 s, issue 42 point 6 for <= 1.5 s.
+HEADLESS = {"matches": 200, "jobs": 2, "target_s": 1.5}
 
 
 def run_headless(build, quick):
@@ -115,8 +116,8 @@ def hns_league_table(result):
     rows = ["\nissue 33: live seats beside a league (fresh server per run; 100 default matches x 6 scripted seats, 24 Hz)"]
     h = result.get("headless") or {}
     if h:
-        rows.append(f"  headless: {h['matches']} certification matches of two built-ins, --jobs {h['jobs']}: {h['seconds']:.1f} s "
-                    f"(exit {h['exit']}, load average {h['loadavg_1m']:.1f}) [target <= {HEADLESS['target_s']:.0f} s for 200: "
+        rows.append(f"  headless: {h['matches']} certification matches of two built-ins, --jobs {h['jobs']}: {h['seconds']:.2f} s "
+                    f"(exit {h['exit']}, load average {h['loadavg_1m']:.1f}) [target <= {HEADLESS['target_s']:.1f} s for 200: "
                     f"{'met' if h['exit'] == 0 and h['seconds'] <= HEADLESS['target_s'] else 'NOT met'}]")
     for r in result.get("runs", []):
         label = "with league" if r.get("league") else "alone      "

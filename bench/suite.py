@@ -21,6 +21,7 @@ import urllib.request
 import hns_attacks  # beside this file: issue 19's attacks with an honest match
 import arena_v5  # beside this file: issue 23, arena v1 against v5
 import hns_watch  # beside this file: issue 31, the compact watch stream beside the contract
+import hns_bridge  # beside this file: issue 41, the training bridge's decisions per second
 import hns_league  # beside this file: issue 33, live seats beside a league
 import side_by_side  # beside this file: issue 32, two builds under the same loads in one sitting
 import postgres  # beside this file: issue 34, SQLite and PostgreSQL side by side
@@ -179,22 +180,44 @@ class PeerServer:
     stop = Server.stop
 
 
+# Google Benchmark binaries under build/bench: the server's pieces, and issue 42's hide-and-seek tick
+# functions before and after (hns_* rows, ".../pre42" and ".../now").
+MICRO_BINARIES = ("hschool-micro", "hschool-micro-hns")
+
+
 def run_micro(build):
-    out = os.path.join(build, "micro.json")
-    subprocess.run([os.path.join(build, "bench", "hschool-micro"), f"--benchmark_min_time={MICRO_MIN_TIME}",
-                    "--benchmark_format=console", f"--benchmark_out={out}", "--benchmark_out_format=json"],
-                   check=True, stdout=sys.stderr)
-    with open(out) as f:
-        data = json.load(f)
     rows = {}
-    for b in data["benchmarks"]:
-        scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3}[b.get("time_unit", "ns")]
-        row = {"cpu_us": b["cpu_time"] * scale, "real_us": b["real_time"] * scale}
-        for k in ("frame_bytes", "entities", "players", "ns_per_outbox"):
-            if k in b:
-                row[k] = b[k]
-        rows[b["name"]] = row
+    for binary in MICRO_BINARIES:
+        path = os.path.join(build, "bench", binary)
+        if not os.path.exists(path):
+            print(f"micro: {path} missing; skipped", file=sys.stderr)
+            continue
+        out = os.path.join(build, binary + ".json")
+        subprocess.run([path, f"--benchmark_min_time={MICRO_MIN_TIME}", "--benchmark_format=console",
+                        f"--benchmark_out={out}", "--benchmark_out_format=json"], check=True, stdout=sys.stderr)
+        with open(out) as f:
+            data = json.load(f)
+        for b in data["benchmarks"]:
+            scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3}[b.get("time_unit", "ns")]
+            row = {"cpu_us": b["cpu_time"] * scale, "real_us": b["real_time"] * scale}
+            for k in ("frame_bytes", "entities", "players", "ns_per_outbox", "items_per_second"):
+                if k in b:
+                    row[k] = b[k]
+            rows[b["name"]] = row
     return rows
+
+
+def hns_micro_table(micro):
+    """Issue 42: each hide-and-seek tick function's pre-issue-42 code beside the sim's, one binary."""
+    rows = ["\nissue 42: hide-and-seek tick functions, CPU per iteration, pre-issue-42 code -> now"]
+    for name, before in micro.items():
+        if not name.endswith("/pre42"):
+            continue
+        after = micro.get(name[:-len("pre42")] + "now")
+        if after and after["cpu_us"] > 0:
+            rows.append(f"  {name[:-len('/pre42')]:<28} {before['cpu_us']:>10.2f} us -> {after['cpu_us']:>9.2f} us"
+                        f"  ({before['cpu_us'] / after['cpu_us']:.1f}x)")
+    return "\n".join(rows) if len(rows) > 1 else ""
 
 
 def run_floor(build, pairs, size):
@@ -835,7 +858,7 @@ def scaling_tables(results):
 
 
 SECTIONS = ("micro", "floor", "startup", "load", "hostile", "peer", "syscalls", "hns", "hns-live", "hns-crowd", "hns-all", "arena-v5", "side-by-side", "postgres",
-            "hns-attacks", "hns-watch", "hns-league")
+            "hns-attacks", "hns-watch", "hns-league", "hns-bridge")
 
 HNS_RUNS = 5  # whole matches per variant; the median is reported
 HNS_TARGET_TICKS_PER_S = 5000  # issue 11: a default match (~2,700 ticks) in under 0.5 s on one core
@@ -1196,6 +1219,8 @@ def main():
         results["hns_watch"] = hns_watch.run_hns_watch(Server, args.build, args.mods, load_binary(args.build), args.quick)
     if "hns-league" in sections:
         results["hns_league"] = hns_league.run_hns_league(Server, args.build, args.mods, load_binary(args.build), args.quick)
+    if "hns-bridge" in sections:
+        results["hns_bridge"] = hns_bridge.run_hns_bridge(args.build, args.quick)
     if "arena-v5" in sections:
         results["arena_v5"] = arena_v5.run_arena_v5(Server, args.build, args.mods, load_binary(args.build), args.quick, args.threads)
     if "side-by-side" in sections and args.baseline_build:
@@ -1214,6 +1239,7 @@ def main():
         print("\nmicrobenchmarks (CPU per iteration)")
         for name, row in results["micro"].items():
             print(f"  {name:<44} {row['cpu_us']:>12.3f} us")
+        print(hns_micro_table(results["micro"]))
     if "floor" in results:
         fs, fl = results["floor"]["small"], results["floor"]["large"]
         print(f"\nfloor: {fs['frame_bytes']} B send {fs['send_cpu_us_per_frame']:.3f} us, recv {fs['recv_cpu_us_per_frame']:.3f} us per frame; "
@@ -1244,6 +1270,8 @@ def main():
         print(hns_watch.hns_watch_table(results["hns_watch"]))
     if results.get("hns_league"):
         print(hns_league.hns_league_table(results["hns_league"]))
+    if results.get("hns_bridge"):
+        print(hns_bridge.hns_bridge_table(results["hns_bridge"]))
     if results.get("side_by_side"):
         print(side_by_side.side_by_side_table(results["side_by_side"]))
     if results.get("postgres"):

@@ -12,7 +12,7 @@ JOBS=${JOBS:-$(nproc)}
 scripts/install-deps.sh bench
 
 cmake -S . -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DHSCHOOL_BENCH=ON -DHSCHOOL_TESTS=OFF
-cmake --build "$BUILD" -j"$JOBS" --target hschool-server hschool-load hschool-micro hschool-floor hschool-rearm hschool-hns
+cmake --build "$BUILD" -j"$JOBS" --target hschool-server hschool-load hschool-micro hschool-micro-hns hschool-floor hschool-rearm hschool-hns hschool-bridge-bench
 
 # The Node `ws` arena peer for the side-by-side run. ../shared is read-only (and absent outside the
 # workspace): copy it under build/peers and install its one dependency there, again only when the

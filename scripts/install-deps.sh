@@ -12,7 +12,7 @@ packages=(
   libboost1.81-dev libboost-json1.81-dev
   libsqlitecpp-dev libsqlite3-dev libspdlog-dev libfmt-dev libcli11-dev prometheus-cpp-dev
   libhowardhinnant-date-dev libutfcpp-dev zlib1g-dev libsnappy-dev libssl-dev
-  libcurl4-openssl-dev libpq-dev
+  libcurl4-openssl-dev libpq-dev libfarmhash-dev
 )
 # Node.js may come from elsewhere with npm bundled; Debian's packages only when there is none.
 [ "$mode" = server ] || command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
@@ -21,7 +21,7 @@ if [ "$mode" = bench ]; then
   packages+=(libbenchmark-dev python3 strace linux-perf postgresql)  # postgresql: section postgres (issue 34)
 fi
 if [ "$mode" = test ]; then
-  packages+=(libgtest-dev libgmock-dev googletest libbenchmark-dev clang-14 libclang-rt-14-dev chromium python3 postgresql)  # python3: make check-layers; postgresql: the store tests' throwaway cluster
+  packages+=(libgtest-dev libgmock-dev googletest libbenchmark-dev clang-14 libclang-rt-14-dev chromium python3 python3-numpy postgresql)  # python3: make check-layers; python3-numpy: the bridge's Python client test; postgresql: the store tests' throwaway cluster
 fi
 
 missing=()

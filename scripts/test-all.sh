@@ -3,7 +3,7 @@
 # for yet run beside the tests, which mostly wait (timeouts, stalled peers; ~20 % of two cores).
 #   foreground (normal priority)           background (SCHED_IDLE: only the CPU the tests leave)
 #   install, check-layers, build-release
-#   test-release, vitest, e2e              build-fuzz, build-asan, then fuzz at once
+#   test-release, vitest, e2e              build-asan (the sanitizer tree, fuzzers included), then fuzz
 #   test-asan (once build-asan is done)    (fuzz, until it is done)
 # An idle-class process yields at once to any test's thread that wakes, so the tests run as they
 # would alone. Background stages print their start and end as they happen; the rest of their output
@@ -24,15 +24,15 @@ failed=()
 idle=(nice -n 19)
 command -v chrt >/dev/null 2>&1 && idle=(chrt --idle 0 nice -n 19)
 
-# The background chain: both trees, then (touching $asan_built, which the sanitizer tests wait for)
-# the fuzzers. Its stage lines show as they happen, so a slow stage is visible in CI logs; the rest of
-# its output is kept in a file until it ends.
+# The background chain: the sanitizer tree (its fuzz targets too), then (touching $asan_built, which
+# the sanitizer tests wait for) the fuzzers. Its stage lines show as they happen, so a slow stage is
+# visible in CI logs; the rest of its output is kept in a file until it ends.
 background_log="$logs/background.log"
 asan_built="$logs/asan-tree-built"
 rm -f "$asan_built"
 background_pid=""
 start_background() {
-  ( "${idle[@]}" bash -c "make --no-print-directory build-fuzz build-asan && touch '$asan_built' && make --no-print-directory run-fuzzers" 2>&1 \
+  ( "${idle[@]}" bash -c "make --no-print-directory build-asan && touch '$asan_built' && make --no-print-directory run-fuzzers" 2>&1 \
       | tee "$background_log" | grep --line-buffered '^== stage' | sed -u 's/^/[background] /'; exit "${PIPESTATUS[0]}" ) &
   background_pid=$!
 }
@@ -71,7 +71,7 @@ run_make test-e2e-only || failed+=(e2e)
 if wait_for_asan_tree; then
   run_make test-asan-only || failed+=(test-asan)
 fi
-finish_background || failed+=("a background stage (build-fuzz, build-asan or fuzz)")
+finish_background || failed+=("a background stage (build-asan or fuzz)")
 
 scripts/stage-summary.sh
 echo "wall clock     $(( $(date +%s) - started )) s (stages overlap, so this is less than their sum)"

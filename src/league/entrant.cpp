@@ -5,12 +5,14 @@
 namespace hschool::league {
 namespace {
 
-constexpr std::string_view kBuiltins[] = {"burrow", "scatter", "idle", "random"};
+constexpr std::string_view kBuiltins[] = {"burrow", "scatter", "idle", "random", "teacher"};
 constexpr std::string_view kBuiltinPrefix = "builtin:";
 constexpr std::string_view kPromptPrefix = "prompt:";
 constexpr std::string_view kCommandPrefix = "cmd:";
+constexpr std::string_view kNumericPrefix = "numeric:";
 constexpr std::size_t kMaxEchoBytes = 64;
-constexpr const char* kKindHelp = "builtin:burrow, builtin:scatter, builtin:idle, builtin:random, prompt:FILE or cmd:COMMAND";
+constexpr const char* kKindHelp =
+    "builtin:burrow, builtin:scatter, builtin:idle, builtin:random, builtin:teacher, prompt:FILE, cmd:COMMAND or numeric:URL";
 
 bool name_char(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
@@ -32,6 +34,7 @@ std::string EntrantKind::text() const {
         case KindFamily::Builtin: return std::string(kBuiltinPrefix) + arg;
         case KindFamily::Prompt: return std::string(kPromptPrefix) + arg;
         case KindFamily::Command: return std::string(kCommandPrefix) + arg;
+        case KindFamily::Numeric: return std::string(kNumericPrefix) + arg;
     }
     return arg;
 }
@@ -50,10 +53,17 @@ Result<EntrantKind> parse_kind(std::string_view text) {
     } else if (text.starts_with(kCommandPrefix)) {
         kind.family = KindFamily::Command;
         arg = text.substr(kCommandPrefix.size());
+    } else if (text.starts_with(kNumericPrefix)) {
+        kind.family = KindFamily::Numeric;
+        arg = text.substr(kNumericPrefix.size());
+        if (!arg.empty() && !arg.starts_with("http://") && !arg.starts_with("https://"))
+            return fail("kind '" + clip(text) + "': the policy's URL must start with http:// or https://");
     } else {
         return fail("unknown kind '" + clip(text) + "' (" + kKindHelp + ")");
     }
-    if (arg.empty()) return fail("kind '" + clip(text) + "' needs a " + (kind.family == KindFamily::Prompt ? "file" : "command"));
+    if (arg.empty())
+        return fail("kind '" + clip(text) + "' needs a " +
+                    (kind.family == KindFamily::Prompt ? "file" : kind.family == KindFamily::Numeric ? "URL" : "command"));
     if (arg.size() > kMaxKindArgBytes) return fail("kind: longer than " + std::to_string(kMaxKindArgBytes) + " bytes");
     if (!printable(arg)) return fail("kind: control characters are not allowed");
     kind.arg = std::string(arg);

@@ -1,6 +1,6 @@
 #pragma once
-// A league's entrants (issue 33): `NAME=KIND` with a kind of `builtin:burrow|scatter|idle|random`,
-// `prompt:FILE` or `cmd:COMMAND`. Parsing and the roster's checks only; who plays the seats is
+// A league's entrants (issue 33): `NAME=KIND` with a kind of `builtin:burrow|scatter|idle|random|teacher`,
+// `prompt:FILE`, `cmd:COMMAND` or `numeric:URL` (issue 41: a policy service a numeric player asks). Parsing and the roster's checks only; who plays the seats is
 // seat_source.hpp's job.
 #include <cstddef>
 #include <string>
@@ -21,12 +21,12 @@ inline constexpr std::size_t kMaxNameBytes = 32;
 // A prompt file's path or a command line.
 inline constexpr std::size_t kMaxKindArgBytes = 4096;
 
-enum class KindFamily { Builtin, Prompt, Command };
+enum class KindFamily { Builtin, Prompt, Command, Numeric };
 
 struct EntrantKind {
     KindFamily family = KindFamily::Builtin;
-    std::string arg;  // burrow/scatter/idle/random, the prompt file, or the command line
-    std::string text() const;  // as written: "builtin:burrow", "prompt:FILE", "cmd:COMMAND"
+    std::string arg;  // burrow/scatter/idle/random/teacher, the prompt file, the command line or the policy URL
+    std::string text() const;  // as written: "builtin:burrow", "prompt:FILE", "cmd:COMMAND", "numeric:URL"
     // The published baselines, against which value over replacement is measured.
     bool is_baseline() const { return family == KindFamily::Builtin && (arg == "burrow" || arg == "scatter"); }
 };

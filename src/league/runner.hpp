@@ -40,6 +40,8 @@ private:
     HeadlessRunner() = default;
     sim::hns::GameConfig base_;
     std::string roomsDir_;
+    // The pool's rooms as pinned documents, read once: a match needs only its seed's (issue 42).
+    std::map<std::string, std::string> roomSpecs_;
     std::map<std::string, std::shared_ptr<const sim::hns::SeatPolicy>> policies_;  // by entrant name
 };
 

@@ -1,6 +1,7 @@
 #include "league/seat_source.hpp"
 
 #include "sim/hns/reference_seats.hpp"
+#include "sim/hns/teacher_seat.hpp"
 
 namespace hschool::league {
 namespace {
@@ -10,6 +11,7 @@ public:
     explicit BuiltinSource(EntrantKind kind) : kind_(std::move(kind)) {
         if (kind_.arg == "idle") policy_ = sim::hns::idle_seat();
         else if (kind_.arg == "random") policy_ = sim::hns::random_seat();
+        else if (kind_.arg == "teacher") policy_ = sim::hns::teacher_seat();
         else policy_ = sim::hns::baseline_seat(sim::hns::parse_baseline(kind_.arg));
     }
     const EntrantKind& kind() const override { return kind_; }
@@ -20,7 +22,7 @@ private:
     std::shared_ptr<const sim::hns::SeatPolicy> policy_;
 };
 
-// prompt: and cmd: — seated through a server only.
+// prompt:, cmd: and numeric: — seated through a server only.
 class ServerOnlySource final : public SeatSource {
 public:
     explicit ServerOnlySource(EntrantKind kind) : kind_(std::move(kind)) {}

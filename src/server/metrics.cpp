@@ -87,6 +87,7 @@ struct Metrics::Families {
     prometheus::Counter* hns_spectator_deltas = nullptr;
     prometheus::Counter* hns_spectator_keyframes = nullptr;
     std::optional<KnownLabels> hns_viewer_resyncs;
+    prometheus::Histogram* hns_replay_seek_steps = nullptr;
     prometheus::Histogram* hns_decision_latency = nullptr;
     prometheus::Family<prometheus::Counter>* hns_fallbacks = nullptr;
     prometheus::Family<prometheus::Counter>* hns_refused = nullptr;
@@ -158,6 +159,10 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
     f_->hns_spectator_keyframes = &encodes.Add({{"kind", "keyframe"}});
     f_->hns_viewer_resyncs.emplace(BuildCounter().Name("hschool_hns_viewer_resyncs_total").Help("Viewers that fell behind: backlog dropped, keyframe once drained").Register(*registry_),
                                    "stream", std::initializer_list<const char*>{"global", "replay", "global_compact", "replay_compact"});
+    f_->hns_replay_seek_steps = &BuildHistogram().Name("hschool_hns_replay_seek_steps")
+                                     .Help("Ticks a /replay viewer stepped to reach a seek's target, from the nearest shared keyframe")
+                                     .Register(*registry_)
+                                     .Add({}, Histogram::BucketBoundaries{16, 64, 256, 1024, 4096, 16384, 65536});
     f_->hns_decision_latency = &BuildHistogram().Name("hschool_hns_decision_latency_seconds").Help("From a decision frame to the seat's counting reply (or the deadline)")
                                     .Register(*registry_)
                                     .Add({}, Histogram::BucketBoundaries{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16});
@@ -227,6 +232,7 @@ void Metrics::spectator_encodes(std::size_t deltas, std::size_t keyframes) {
 void Metrics::viewer_resyncs(const char* stream, std::size_t count) {
     (*f_->hns_viewer_resyncs)[stream].Increment(static_cast<double>(count));
 }
+void Metrics::replay_seek(std::size_t steps) { f_->hns_replay_seek_steps->Observe(static_cast<double>(steps)); }
 void Metrics::decision_latency(double seconds) { f_->hns_decision_latency->Observe(seconds); }
 void Metrics::fallback(const char* cause) { f_->hns_fallbacks->Add({{"cause", cause}}).Increment(); }
 void Metrics::refused(const char* reason) { f_->hns_refused->Add({{"reason", reason}}).Increment(); }

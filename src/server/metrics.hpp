@@ -72,6 +72,7 @@ public:
     void frame_bytes(const char* stream, std::size_t bytes) override;
     void spectator_encodes(std::size_t deltas, std::size_t keyframes) override;
     void viewer_resyncs(const char* stream, std::size_t count) override;
+    void replay_seek(std::size_t steps) override;  // hschool_hns_replay_seek_steps
     void decision_latency(double seconds) override;
     void fallback(const char* cause) override;
     void refused(const char* reason) override;

@@ -1,6 +1,7 @@
 // Clients that stop reading: tick frames drop oldest-first, reliable frames are bounded, and
 // nobody else is held up.
 #include <regex>
+#include <thread>
 
 #include "wire.hpp"
 
@@ -22,13 +23,29 @@ double metric(std::uint16_t port, const std::string& series) {
     return std::stod(body.substr(at + series.size() + 1));
 }
 
+// Polls the server's metric until it exceeds `floor`; whether it did within kWait.
+bool metric_exceeds(std::uint16_t port, const std::string& series, double floor) {
+    for (const auto until = std::chrono::steady_clock::now() + kWait; std::chrono::steady_clock::now() < until;) {
+        if (metric(port, series) > floor) return true;
+        std::this_thread::sleep_for(20ms);
+    }
+    return false;
+}
+
 constexpr int kSmallReceiveBuffer = 4096;
+const std::string kV1Dropped = "hschool_frames_dropped_total{version=\"1\"}";
 
 class Backpressure : public ::testing::Test {
 protected:
-    void SetUp() override { ASSERT_TRUE(server.started()) << server.output(); }
+    void start(const std::vector<std::string>& extra = {}) {
+        auto args = heavy_arena_args(dir);
+        args.insert(args.end(), extra.begin(), extra.end());
+        server = std::make_unique<ServerProcess>(args);
+        ASSERT_TRUE(server->started()) << server->output();
+    }
+    std::uint16_t port() const { return server->port(); }
     std::unique_ptr<WsClient> slow_arena_client() {
-        auto client = WsClient::connect(server.port(), {"/ws/game", kSmallReceiveBuffer});
+        auto client = WsClient::connect(port(), {"/ws/game", kSmallReceiveBuffer});
         EXPECT_TRUE(client);
         if (!client) return nullptr;
         EXPECT_TRUE(client->send(arena_hello("slow")));
@@ -36,13 +53,17 @@ protected:
         return client;
     }
     TempDir dir;
-    ServerProcess server{heavy_arena_args(dir)};
+    std::unique_ptr<ServerProcess> server;
 };
 
+// The client reads nothing until the server has dropped one of its snapshots (the counter says so);
+// then it must get the newest ones, not the whole backlog.
 TEST_F(Backpressure, AClientThatStopsReadingGetsTheNewestSnapshotsWhenItResumes) {
+    start();
+    const double dropped_before = metric(port(), kV1Dropped);
     auto client = slow_arena_client();
     ASSERT_TRUE(client);
-    std::this_thread::sleep_for(3s);  // about 180 ticks pile up behind a full socket
+    ASSERT_TRUE(metric_exceeds(port(), kV1Dropped, dropped_before)) << "no snapshot was dropped for a client that reads nothing";
 
     // The Pong jumps the tick ring, so it marks where the kernel's buffered frames end.
     ASSERT_TRUE(client->send(v1::encode(v1::Ping{1})));
@@ -61,22 +82,32 @@ TEST_F(Backpressure, AClientThatStopsReadingGetsTheNewestSnapshotsWhenItResumes)
     EXPECT_GT(first_from_ring->tick, last_before_pong + 1) << "no snapshot was dropped";
     // Drop-oldest keeps the most recent 32: what comes out of the ring is recent, not stale.
     EXPECT_GE(first_from_ring->tick + 32 + 8, pong->server_tick) << "the ring kept old snapshots";
-    EXPECT_GT(metric(server.port(), "hschool_frames_dropped_total{version=\"1\"}"), 0);
+    EXPECT_GT(metric(port(), kV1Dropped), 0);
 }
 
+// The socket is full by construction: with the delivery window off the server writes snapshots
+// until the kernel takes no more, and only then does its tick ring drop one (the counter). A flood of
+// Pings is then answered by Pongs that can only queue: past the reliable bound the client is closed
+// 1008 "client is not reading". The inbound budget is lifted so that it is that bound, not the
+// message rate limit, that closes it; without the bound the Pongs would queue forever.
 TEST_F(Backpressure, AClientWhoseReliableQueueOverflowsIsClosed) {
+    start({"--max-delivery-lag-ms", "0", "--ws-message-burst", "100000", "--ws-message-rate", "100000"});
+    const double dropped_before = metric(port(), kV1Dropped);
     auto client = slow_arena_client();
     ASSERT_TRUE(client);
-    std::this_thread::sleep_for(2s);  // the socket is full now; Pongs can only queue
+    ASSERT_TRUE(metric_exceeds(port(), kV1Dropped, dropped_before)) << "the socket of a client that reads nothing never filled";
     for (int i = 0; i < 600; ++i) ASSERT_TRUE(client->send(v1::encode(v1::Ping{i})));
-    std::this_thread::sleep_for(500ms);
-    EXPECT_EQ(close_code(*client, 30s), 1008);
+    const auto closed = client->read_until_closed(kWait);
+    ASSERT_TRUE(closed) << "a client with 600 Pongs waiting is still connected";
+    EXPECT_EQ(closed->code, 1008);
+    EXPECT_EQ(closed->reason, "client is not reading");
 }
 
 TEST_F(Backpressure, AStalledClientDoesNotHoldUpAnyoneElse) {
+    start();
     auto stalled = slow_arena_client();
     ASSERT_TRUE(stalled);
-    auto healthy = WsClient::connect(server.port());
+    auto healthy = WsClient::connect(port());
     ASSERT_TRUE(healthy);
     ASSERT_TRUE(healthy->send(arena_hello("healthy")));
     ASSERT_TRUE(next_v1_of<v1::Welcome>(*healthy));

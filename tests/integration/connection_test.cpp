@@ -1,8 +1,12 @@
 // Connection lifetime on /ws/game: Hello, versions, Welcome first, Ping, malformed frames.
+#include <thread>
+
 #include "wire.hpp"
 
 namespace hschool::test {
 namespace {
+
+constexpr auto kPingPace = 25ms;  // 40 Pings a second: well inside the inbound budget (120)
 
 class Connection : public ::testing::Test {
 protected:
@@ -94,8 +98,13 @@ TEST_F(Connection, ArenaPingIsAnsweredWithEchoAndServerTick) {
     auto pong = next_v1_of<v1::Pong>(*client);
     ASSERT_TRUE(pong);
     EXPECT_EQ(pong->client_time_ms, -987654321012);
-    // The tick carried is the loop's: later pings carry later ticks.
-    std::this_thread::sleep_for(300ms);
+    // The tick carried is the loop's: a ping sent once a later tick's snapshot arrived carries a later tick.
+    std::optional<v1::Snapshot> later_tick;
+    for (int i = 0; i < 1000 && !(later_tick && later_tick->tick > pong->server_tick); ++i) {
+        later_tick = next_v1_of<v1::Snapshot>(*client);
+        ASSERT_TRUE(later_tick);
+    }
+    ASSERT_GT(later_tick->tick, pong->server_tick) << "the loop did not step";
     ASSERT_TRUE(client->send(v1::encode(v1::Ping{2})));
     auto later = next_v1_of<v1::Pong>(*client);
     ASSERT_TRUE(later);
@@ -111,9 +120,18 @@ TEST_F(Connection, SchoolsPingIsAnsweredWithEchoAndServerTick) {
     auto pong = next_v4_of<v4::Pong>(*client);
     ASSERT_TRUE(pong);
     EXPECT_EQ(pong->client_time_ms, 1700000000123);
-    std::this_thread::sleep_for(300ms);
-    ASSERT_TRUE(client->send(v4::encode(v4::Ping{5})));
-    auto later = next_v4_of<v4::Pong>(*client);
+    // A connection without a school gets no frames to tell the time by: it pings (at a pace well
+    // inside the inbound budget) until a Pong carries a later tick; none may carry an earlier one.
+    std::optional<v4::Pong> later;
+    for (const auto until = std::chrono::steady_clock::now() + kWait;
+         std::chrono::steady_clock::now() < until && !(later && later->server_tick > pong->server_tick);) {
+        std::this_thread::sleep_for(kPingPace);
+        ASSERT_TRUE(client->send(v4::encode(v4::Ping{5})));
+        later = next_v4_of<v4::Pong>(*client);
+        ASSERT_TRUE(later);
+        EXPECT_EQ(later->client_time_ms, 5);
+        ASSERT_GE(later->server_tick, pong->server_tick) << "a later Pong carried an earlier tick";
+    }
     ASSERT_TRUE(later);
     EXPECT_GT(later->server_tick, pong->server_tick);
 }

@@ -17,7 +17,7 @@ inline protocol::Bytes arena_hello(const std::string& name = "tester") { return 
 inline protocol::Bytes schools_hello(std::uint8_t locale = 0) { return v4::encode(v4::Hello{v4::kVersion, locale}); }
 
 // The next event as a decoded v1 server message; fails the test when it is anything else.
-inline std::optional<v1::ServerMessage> next_v1(WsClient& client, std::chrono::milliseconds timeout = 5s) {
+inline std::optional<v1::ServerMessage> next_v1(WsClient& client, std::chrono::milliseconds timeout = kWait) {
     auto event = client.read(timeout);
     auto* frame = std::get_if<Frame>(&event);
     if (!frame) {
@@ -32,7 +32,7 @@ inline std::optional<v1::ServerMessage> next_v1(WsClient& client, std::chrono::m
     return std::move(decoded).value();
 }
 
-inline std::optional<v4::ServerMessage> next_v4(WsClient& client, std::chrono::milliseconds timeout = 5s) {
+inline std::optional<v4::ServerMessage> next_v4(WsClient& client, std::chrono::milliseconds timeout = kWait) {
     auto event = client.read(timeout);
     auto* frame = std::get_if<Frame>(&event);
     if (!frame) {
@@ -71,7 +71,7 @@ std::optional<M> next_v4_of(WsClient& client, int max_frames = 200) {
 }
 
 // The close code the server sends next, skipping frames before it.
-inline std::uint16_t close_code(WsClient& client, std::chrono::milliseconds timeout = 10s) {
+inline std::uint16_t close_code(WsClient& client, std::chrono::milliseconds timeout = kWait) {
     auto closed = client.read_until_closed(timeout);
     return closed ? closed->code : 0;
 }

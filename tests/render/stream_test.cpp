@@ -1,6 +1,6 @@
 // The retained-mode diff on hand-made scenes: header once, sprites only when size or label change,
 // player placements deduplicated, global placements every frame, deletes for vanished ids,
-// bands on the first frame only, Sprites Off, chunking on message boundaries.
+// bands on the first frame only, a restart, Sprites Off, chunking on message boundaries.
 #include <gtest/gtest.h>
 
 #include "render/hns/ids.hpp"
@@ -80,6 +80,27 @@ TEST(SpriteStream, FirstFrameOnlyItemsAreSentOnceAndNeverDeleted) {
     const auto first = messages(stream.next(scene(false, {band})));
     EXPECT_EQ(only<sv::DefineObject>(first).size(), 1u);
     EXPECT_TRUE(stream.next(scene(false, {band})).bytes.empty());
+}
+
+// A socket that moves to another scene (a seat turned manual) restarts its stream: the header and
+// the first-frame-only bands come again, and Sprites Off stays on.
+TEST(SpriteStream, ARestartedStreamStartsOverWithTheHeaderAndTheBandsAndKeepsSpritesOff) {
+    rh::Stream stream;
+    stream.set_sprites_off(true);
+    rh::SceneItem band = item(40, 0, 30, "map band 0");
+    band.first_frame_only = true;
+    stream.next(scene(true, {band, item(1000, 10, 100, "cog")}));
+    ASSERT_TRUE(stream.next(scene(true, {band, item(1000, 10, 100, "cog")})).bytes.empty());
+    stream.restart();
+    const auto again = stream.next(scene(true, {band, item(1000, 10, 100, "cog")}));
+    EXPECT_EQ(hex(again.bytes, 0, 11), "04 06 00 00 01 05 00 D0 02 90 01");
+    const auto objects = only<sv::DefineObject>(messages(again));
+    ASSERT_EQ(objects.size(), 2u);
+    EXPECT_EQ(objects[0].object_id, 40);
+    const auto sprites = only<sv::DefineSprite>(messages(again));
+    ASSERT_EQ(sprites.size(), 2u);
+    EXPECT_TRUE(sprites[0].pixels.empty()) << "Sprites Off was forgotten";
+    EXPECT_TRUE(stream.sprites_off());
 }
 
 TEST(SpriteStream, SpritesOffKeepsIdSizeAndLabelButNoPixels) {

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "wait.hpp"
+
 namespace hschool::test {
 
 class ServerProcess {
@@ -36,7 +38,7 @@ public:
     // When the server exited before it listened: its exit status (128 + signal when killed).
     std::optional<int> start_exit_status() const { return start_exit_status_; }
     // Sends a signal and waits for the exit; the exit status, or nothing if it did not exit in time.
-    std::optional<int> stop(int signal, std::chrono::milliseconds timeout = std::chrono::seconds(10));
+    std::optional<int> stop(int signal, std::chrono::milliseconds timeout = kWait);
     // The exit status once the server has exited by itself, else nothing (it keeps running).
     std::optional<int> exited();
     std::string output() const;  // everything the server printed so far

@@ -2,7 +2,9 @@
 // What a drawing receiver holds after a Sprite v1 stream or a compact watch stream: layers,
 // sprites with their decoded pixels, objects, and (compact) the block dictionary. The tests apply
 // both streams of one match to two boards and compare what each would draw, object by object and
-// pixel by pixel. Pixels are decoded once per distinct block and shared, so a whole match is cheap.
+// pixel by pixel. A receiver checks every block and sprite it is sent (decode_checked's rules); the
+// board checks and decodes each distinct one once, by its exact bytes, and shares the pixels: a match
+// re-sends the same cones and blocks every few ticks, and checking them again was most of its time.
 #include <algorithm>
 #include <cstdint>
 #include <functional>
@@ -46,16 +48,27 @@ struct Visible {
 class Board {
 public:
     // Applies one WebSocket message; the error's name when the receiver would close.
+    // As sv::decode_server_checked: nothing is applied when any sprite's pixels fail their check.
     std::optional<std::string> apply_sprite_v1(ByteView message) {
-        auto decoded = sv::decode_server_checked(message);
+        auto decoded = sv::decode_server(message);
         if (!decoded) return sv::error_name(decoded.error());
+        for (const auto& m : *decoded)
+            if (const auto* sprite = std::get_if<sv::DefineSprite>(&m))
+                if (const auto& checked = sprite_pixels(*sprite); checked.error) return sv::error_name(*checked.error);
         for (const auto& m : *decoded)
             if (auto error = apply(m)) return error;
         return std::nullopt;
     }
+    // As hc::decode_checked: nothing is applied when any block or sprite fails its check.
     std::optional<std::string> apply_compact(ByteView message) {
-        auto decoded = hc::decode_checked(message);
+        auto decoded = hc::decode(message);
         if (!decoded) return sv::error_name(decoded.error());
+        for (const auto& m : *decoded) {
+            const Checked* checked = nullptr;
+            if (const auto* block = std::get_if<hc::DefineBlock>(&m)) checked = &block_pixels(*block);
+            if (const auto* sprite = std::get_if<sv::DefineSprite>(&m)) checked = &sprite_pixels(*sprite);
+            if (checked && checked->error) return sv::error_name(*checked->error);
+        }
         for (const auto& m : *decoded) {
             auto error = std::visit([&](const auto& one) { return apply(one); }, m);
             if (error) return error;
@@ -116,9 +129,7 @@ private:
         return std::visit([&](const auto& one) { return apply(one); }, m);
     }
     std::optional<std::string> apply(const sv::DefineSprite& m) {
-        Pixels rgba;
-        if (!m.pixels.empty()) rgba = decoded(m.pixels, [&] { return *sv::decompress_rgba(m.pixels, m.width, m.height); });
-        sprites_[m.sprite_id] = Sprite{m.width, m.height, std::move(rgba), m.label};
+        sprites_[m.sprite_id] = Sprite{m.width, m.height, sprite_pixels(m).rgba, m.label};
         return std::nullopt;
     }
     std::optional<std::string> apply(const sv::DefineObject& m) {
@@ -149,14 +160,14 @@ private:
     }
     std::optional<std::string> apply(const hc::DefineBlock& m) {
         if (!blocks_.contains(m.block_id) && blocks_.size() >= hc::kMaxLiveBlocks) return "TooManyBlocks";
-        blocks_[m.block_id] = m;
+        blocks_[m.block_id] = Block{m.width, m.height, block_pixels(m).rgba};
         return std::nullopt;
     }
     std::optional<std::string> apply(const hc::UseBlock& m) {
         auto it = blocks_.find(m.block_id);
         if (it == blocks_.end()) return "UnknownBlock";
-        const hc::DefineBlock& block = it->second;
-        sprites_[m.sprite_id] = Sprite{block.width, block.height, decoded(block.zlib, [&] { return *hc::unpack_block(block); }), m.label};
+        const Block& block = it->second;
+        sprites_[m.sprite_id] = Sprite{block.width, block.height, block.rgba, m.label};
         return std::nullopt;
     }
     std::optional<std::string> apply(const hc::Relabel& m) {
@@ -170,19 +181,53 @@ private:
         return std::nullopt;
     }
 
-    // One decode per distinct compressed block, shared by every sprite and board of the test.
-    static Pixels decoded(const Bytes& compressed, const std::function<Bytes()>& decode) {
-        static std::map<std::pair<std::size_t, std::size_t>, Pixels> cache;
-        const std::string_view bytes(reinterpret_cast<const char*>(compressed.data()), compressed.size());
-        auto& slot = cache[{std::hash<std::string_view>{}(bytes), compressed.size()}];
-        if (!slot) slot = std::make_shared<const Bytes>(decode());
-        return slot;
+    // What the receiver's check says of one sprite's or block's bytes, and its pixels when it passes.
+    struct Checked {
+        std::optional<sv::Error> error;
+        Pixels rgba;  // null: failed, or pixels stripped
+    };
+    struct Block {
+        std::uint16_t width = 0, height = 0;
+        Pixels rgba;
+    };
+
+    // Keyed by every byte that decides the verdict (the dimensions, then the compressed bytes), so
+    // two different blocks never share an answer. Shared by every board of the test binary.
+    static std::string key_of(std::initializer_list<unsigned> dimensions, const Bytes& compressed) {
+        std::string key;
+        for (const unsigned d : dimensions) key += std::to_string(d) + ',';
+        key.append(reinterpret_cast<const char*>(compressed.data()), compressed.size());
+        return key;
+    }
+    // sv::check_pixels' verdict, then the pixels: once per distinct sprite.
+    static const Checked& sprite_pixels(const sv::DefineSprite& m) {
+        static std::unordered_map<std::string, Checked> cache;
+        auto [it, added] = cache.try_emplace(key_of({m.width, m.height}, m.pixels));
+        if (added) {
+            it->second.error = sv::check_pixels(m);
+            if (!it->second.error && !m.pixels.empty()) {
+                auto pixels = sv::decompress_rgba(m.pixels, m.width, m.height);
+                it->second.rgba = std::make_shared<const Bytes>(std::move(pixels).value());
+            }
+        }
+        return it->second;
+    }
+    // hc::check_block's verdict (unpack_block's) and the pixels it unpacked: once per distinct block.
+    static const Checked& block_pixels(const hc::DefineBlock& m) {
+        static std::unordered_map<std::string, Checked> cache;
+        auto [it, added] = cache.try_emplace(key_of({m.width, m.height, m.scale}, m.zlib));
+        if (added) {
+            auto pixels = hc::unpack_block(m);
+            if (pixels) it->second.rgba = std::make_shared<const Bytes>(std::move(pixels).value());
+            else it->second.error = pixels.error();
+        }
+        return it->second;
     }
 
     std::map<std::uint8_t, std::uint8_t> layers_;
     std::unordered_map<std::uint16_t, Sprite> sprites_;
     std::map<std::uint16_t, sv::DefineObject> objects_;
-    std::unordered_map<std::uint16_t, hc::DefineBlock> blocks_;
+    std::unordered_map<std::uint16_t, Block> blocks_;
     std::optional<hc::FrameMark> mark_;
 };
 

@@ -12,6 +12,7 @@
 
 #include "ws/blocking_ws.hpp"
 #include "protocol/bytes.hpp"
+#include "wait.hpp"
 
 namespace hschool::test {
 
@@ -36,9 +37,9 @@ public:
     bool send(const protocol::Bytes& frame);
     bool send_text(const std::string& text);
     // The next frame, the close, or TimedOut (after which the client is unusable).
-    WsEvent read(std::chrono::milliseconds timeout = 5s);
+    WsEvent read(std::chrono::milliseconds timeout = kWait);
     // Reads until the connection closes, skipping frames; the close code, or nothing on time-out.
-    std::optional<Closed> read_until_closed(std::chrono::milliseconds timeout = 10s);
+    std::optional<Closed> read_until_closed(std::chrono::milliseconds timeout = kWait);
 
 private:
     explicit WsClient(std::unique_ptr<tools::ws::BlockingWs> ws) : ws_(std::move(ws)) {}

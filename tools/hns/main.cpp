@@ -5,6 +5,8 @@
 //   seat --url ws://HOST:PORT/player?slot=N&token=T [--scripted burrow|scatter] [--external-orders FILE|-]
 //        [--builtin idle|random --seed S] [--prompt-file FILE]
 //                   a league seat: plays the match on that socket, exit 0 when it is over
+//   bridge [--envs N] [--framing json|binary] [--replays DIR]
+//                   the training bridge on stdin/stdout (bridge_command.hpp)
 //   league --entrant a=builtin:burrow --entrant b=cmd:"python3 bot.py {url}" --matches 24 --out DIR
 //                   a league: built-ins headless, prompt:/cmd: through hschool-server; replays and
 //                   DIR/league.json (league_command.hpp)
@@ -17,6 +19,8 @@
 #include "sim/hns/match.hpp"
 #include "sim/hns/room_files.hpp"
 #include "sim/hns/verify.hpp"
+#include "bridge_command.hpp"
+#include "bridge_frames.hpp"
 #include "league_command.hpp"
 #include "seat_program.hpp"
 
@@ -170,9 +174,9 @@ int main(int argc, char** argv) {
     info->add_option("file", file)->required();
     hschool::tools::hns::SeatOptions seatOptions;
     auto* seat = app.add_subcommand("seat", "a league seat: register, play the match on one /player socket, exit 0 when it is over");
-    seat->add_option("--url", seatOptions.url, "the seat's socket, ws://HOST:PORT/player?slot=N&token=T")->required();
-    seat->add_option("--scripted", seatOptions.scripted, "the baseline the server plays for this seat")
-        ->check(CLI::IsMember({"burrow", "scatter"}));
+    seat->add_option("--url", seatOptions.url, "the seat's socket, ws://HOST:PORT/player?slot=N&token=T (default: $COWORLD_PLAYER_WS_URL)");
+    seat->add_option("--scripted", seatOptions.scripted, "the baseline the server plays for this seat (teacher: burrow through the order catalog)")
+        ->check(CLI::IsMember({"burrow", "scatter", "teacher"}));
     seat->add_option("--external-orders", seatOptions.external_orders,
                      "answer decisions: a JSON-lines file of orders (one per turn, the last repeats), or - for "
                      "decisions on stdout and orders from stdin");
@@ -183,11 +187,14 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"idle", "random"}));
     seat->add_option("--seed", seatOptions.seed, "the match seed random draws its orders from");
     seat->add_option("--prompt-file", seatOptions.prompt_file, "a prompt seat: register with this file's text as the prompt");
+    seat->add_option("--numeric-url", seatOptions.numeric_url,
+                     "a numeric seat: POST each decision's values and legal mask here, play the order it picks (default: $PLAYER_NUMERIC_URL)");
+    seat->add_option("--numeric-key", seatOptions.numeric_key, "the numeric policy's bearer key (default: $PLAYER_NUMERIC_KEY)");
     hschool::tools::hns::LeagueOptions leagueOptions;
     auto* league = app.add_subcommand("league", "play a league; the table goes to DIR/league.json");
     league->add_option("--entrant", leagueOptions.entrants,
-                       "NAME=KIND, two or more; KIND: builtin:burrow|scatter|idle|random, prompt:FILE, cmd:COMMAND "
-                       "({url} in COMMAND: the seat's /player URL)")
+                       "NAME=KIND, two or more; KIND: builtin:burrow|scatter|idle|random|teacher, prompt:FILE, cmd:COMMAND "
+                       "({url} in COMMAND: the seat's /player URL), numeric:URL (a policy service our numeric player asks)")
         ->required();
     league->add_option("--server", leagueOptions.server,
                        "the hschool-server binary for prompt:/cmd: matches (default: beside hschool-hns, then PATH)");
@@ -200,6 +207,15 @@ int main(int argc, char** argv) {
     league->add_option("--jobs", leagueOptions.jobs, "matches at once (default: the hardware's cores)");
     league->add_option("--out", leagueOptions.out, "the folder for league.json and the replays")->required();
     league->add_flag("--quiet", leagueOptions.quiet, "no progress on stderr");
+    hschool::tools::hns::BridgeOptions bridgeOptions;
+    auto* bridge = app.add_subcommand("bridge", "the training bridge: JSON lines (or binary frames) on stdin and stdout");
+    bridge->add_option("--envs", bridgeOptions.envs, "episodes stepped side by side, one request for all of them")
+        ->check(CLI::Range(1, hschool::tools::hns::kMaxBridgeEnvs));
+    bridge->add_option("--threads", bridgeOptions.threads, "threads that step them (default: one per environment, at most the cores)")
+        ->check(CLI::Range(1, 256));
+    bridge->add_option("--framing", bridgeOptions.framing, "json: the reference's JSON lines; binary: length-prefixed frames of arrays")
+        ->check(CLI::IsMember({"json", "binary"}));
+    bridge->add_option("--replays", bridgeOptions.replays, "write each finished episode's COWLDHNS replay into this folder");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -210,5 +226,6 @@ int main(int argc, char** argv) {
     if (*verify) return cmd_verify(file);
     if (*seat) return hschool::tools::hns::run_seat(seatOptions);
     if (*league) return hschool::tools::hns::run_league(leagueOptions);
+    if (*bridge) return hschool::tools::hns::run_bridge(bridgeOptions);
     return cmd_info(file);
 }

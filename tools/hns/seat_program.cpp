@@ -1,8 +1,13 @@
 // The seat program's socket: tools/ws's client, blocking.
 #include "seat_program.hpp"
 
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <random>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -10,6 +15,8 @@
 #include <vector>
 
 #include "protocol/close_codes.hpp"
+#include "numeric_seat.hpp"
+#include "policy_http.hpp"
 #include "seat_session.hpp"
 #include "wire_seats.hpp"
 #include "ws/blocking_ws.hpp"
@@ -26,6 +33,7 @@ inline constexpr std::size_t kMaxOrderFileBytes = 1 << 20;      // orders are a 
 inline constexpr std::size_t kMaxGameMessageBytes = 64 << 20;   // a frame is far smaller
 inline constexpr auto kIdleTimeout = std::chrono::seconds(30);   // a game that says nothing this long is gone
 inline constexpr std::size_t kMaxRefusalChars = 200;             // of a refused handshake's body, for the log
+inline constexpr std::size_t kMaxNoOrderReasonBytes = 120;       // of a numeric failure, in the reply that carries no order
 
 std::unique_ptr<BlockingWs> dial_once(const WsUrl& url, std::string& error) {
     ws::WsOptions options;
@@ -100,6 +108,58 @@ bool send_all(BlockingWs& socket, const std::vector<protocol::Bytes>& messages) 
     return true;
 }
 
+std::string env_or(const std::string& given, std::initializer_list<const char*> names) {
+    if (!given.empty()) return given;
+    for (const char* name : names)
+        if (const char* value = std::getenv(name); value != nullptr && *value != '\0') return value;
+    return {};
+}
+
+// Each decision: the values and mask to the policy service, its chosen order back. A failure is
+// logged and answered with text that holds no order, so the server falls back for that turn at
+// once (its replay records the fallback) instead of waiting out the turn's deadline.
+std::string no_order(std::string reason) {
+    std::erase_if(reason, [](char c) { return c == '{' || c == '}'; });
+    if (reason.size() > kMaxNoOrderReasonBytes) reason.resize(kMaxNoOrderReasonBytes);
+    return "no order: " + reason;
+}
+
+SeatSession::OrderSource numeric_source(const std::string& url, const std::string& key) {
+    std::random_device device;
+    const std::string session = "hns:" + std::to_string(::getpid()) + ":" +
+                                std::to_string(std::chrono::duration_cast<std::chrono::seconds>(
+                                                   std::chrono::system_clock::now().time_since_epoch()).count()) +
+                                ":" + std::to_string(device());
+    return [url, key, session](const std::string& decision) -> std::optional<std::string> {
+        auto ask = numeric_ask(decision, session);
+        if (!ask) {
+            std::fprintf(stderr, "hschool-hns seat: numeric: %s\n", ask.error.c_str());
+            return no_order(ask.error);
+        }
+        std::string error;
+        const auto reply = post_policy(url, key, ask->body, ask->timeout_seconds, error);
+        if (!reply) {
+            std::fprintf(stderr, "hschool-hns seat: numeric policy: %s\n", error.c_str());
+            return no_order(error);
+        }
+        auto order = numeric_order(*ask, reply->status, reply->body);
+        if (!order) {
+            std::fprintf(stderr, "hschool-hns seat: %s\n", order.error.c_str());
+            return no_order(order.error);
+        }
+        return *order;
+    };
+}
+
+bool send_all(Socket& ws, const std::vector<protocol::Bytes>& messages) {
+    for (const auto& m : messages) {
+        beast::error_code ec;
+        ws.write(net::buffer(m.data(), m.size()), ec);
+        if (ec) return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 bool read_prompt_file(const std::string& path, std::string& text, std::string& error) {
@@ -125,23 +185,37 @@ bool read_prompt_file(const std::string& path, std::string& text, std::string& e
     return true;
 }
 
-int run_seat(const SeatOptions& options) {
+int run_seat(const SeatOptions& given) {
+    SeatOptions options = given;
+    options.url = env_or(options.url, {"COWORLD_PLAYER_WS_URL", "COGAMES_ENGINE_WS_URL"});
+    options.numeric_url = env_or(options.numeric_url, {"PLAYER_NUMERIC_URL"});
+    options.numeric_key = env_or(options.numeric_key, {"PLAYER_NUMERIC_KEY"});
+    options.label = env_or(options.label, {"PLAYER_POLICY_LABEL"});
     std::string error;
+    if (options.url.empty()) {
+        std::fprintf(stderr, "hschool-hns seat: no --url and no COWORLD_PLAYER_WS_URL\n");
+        return 2;
+    }
     const auto url = ws::parse_ws_url(options.url);
     if (!url) {
         std::fprintf(stderr, "hschool-hns seat: --url: %s\n", url.error().c_str());
         return 2;
     }
-    if (options.scripted != "burrow" && options.scripted != "scatter") {
-        std::fprintf(stderr, "hschool-hns seat: --scripted must be burrow or scatter\n");
+    if (options.scripted != "burrow" && options.scripted != "scatter" && options.scripted != "teacher") {
+        std::fprintf(stderr, "hschool-hns seat: --scripted must be burrow, scatter or teacher\n");
         return 2;
     }
     if (!options.builtin.empty() && options.builtin != "idle" && options.builtin != "random") {
         std::fprintf(stderr, "hschool-hns seat: --builtin must be idle or random\n");
         return 2;
     }
-    if ((!options.builtin.empty()) + (!options.external_orders.empty()) + (!options.prompt_file.empty()) > 1) {
-        std::fprintf(stderr, "hschool-hns seat: --builtin, --external-orders and --prompt-file exclude each other\n");
+    if ((!options.builtin.empty()) + (!options.external_orders.empty()) + (!options.prompt_file.empty()) + (!options.numeric_url.empty()) > 1) {
+        std::fprintf(stderr, "hschool-hns seat: choose exactly one player policy mode (--builtin, --external-orders, --prompt-file, "
+                             "--numeric-url)\n");
+        return 2;
+    }
+    if (!options.numeric_url.empty() && options.numeric_url.rfind("http://", 0) != 0 && options.numeric_url.rfind("https://", 0) != 0) {
+        std::fprintf(stderr, "hschool-hns seat: the numeric policy's URL must start with http:// or https://\n");
         return 2;
     }
     auto source = order_source(options.external_orders, error);
@@ -160,6 +234,11 @@ int run_seat(const SeatOptions& options) {
         source = [seed = options.seed](const std::string& decision) { return random_order_json(decision, seed); };
     }
     if (!options.builtin.empty() && policy.label.empty()) policy.label = options.builtin;
+    if (!options.numeric_url.empty()) {
+        policy.external = true;
+        source = numeric_source(options.numeric_url, options.numeric_key);
+        if (policy.label.empty()) policy.label = "numeric";
+    }
     if (!options.prompt_file.empty() && !read_prompt_file(options.prompt_file, policy.prompt, error)) {
         std::fprintf(stderr, "hschool-hns seat: --prompt-file: %s\n", error.c_str());
         return 2;

@@ -3,7 +3,12 @@
 // game is not listening yet), runs a SeatSession on it, re-dials a dropped socket up to six times,
 // and returns 0 once the match is over (1 when the game never accepted a connection). Besides the
 // server's baselines it plays the league's other built-ins itself (idle: a manual seat that never
-// presses; random: an external seat, wire_seats.hpp) and prompt seats (the server asks the model).
+// presses; random: an external seat, wire_seats.hpp), prompt seats (the server asks the model) and
+// numeric seats (issue 41: each decision's values and legal mask go to a policy service, whose
+// chosen catalog order is sent; after a slow, failing or illegal answer the reply holds no order,
+// and the server's fallback plays that turn). As the reference's player, it reads COWORLD_PLAYER_WS_URL (or
+// COGAMES_ENGINE_WS_URL), PLAYER_NUMERIC_URL, PLAYER_NUMERIC_KEY and PLAYER_POLICY_LABEL where
+// no flag says otherwise.
 #include <cstdint>
 #include <string>
 
@@ -21,6 +26,8 @@ struct SeatOptions {
     std::string builtin;           // "": as above; idle | random: played by this program
     std::int64_t seed = 0;         // random's draws: the match seed
     std::string prompt_file;       // a prompt seat: the file's text is the registration's prompt
+    std::string numeric_url;       // a numeric seat: the policy service's URL
+    std::string numeric_key;       // sent as a bearer token, when set
     int connect_attempts = kSeatConnectAttempts;
 };
 

@@ -21,7 +21,7 @@ inline constexpr std::size_t kMaxPolicyLabelChars = 64;
 inline constexpr std::size_t kMaxRegistrationBytes = 4096;
 
 struct SeatPolicy {
-    std::string scripted = "burrow";  // burrow | scatter: the baseline a scripted seat plays
+    std::string scripted = "burrow";  // burrow | scatter | teacher: the baseline a scripted seat plays
     bool external = false;            // the seat answers the server's decisions itself
     std::string label;                // the register record's policy ("" : the baseline's, "external" or "manual")
     std::string prompt{};             // a prompt seat: the server asks a model with this guidance

@@ -205,6 +205,11 @@ Result<PlayedMatch> ServerRunner::play(const ScheduledMatch& match) const {
             plan.program[s] = [command = kind.arg](const std::string& url) {
                 return std::vector<std::string>{"/bin/sh", "-c", command_line(command, url)};
             };
+        } else if (kind.family == KindFamily::Numeric) {
+            // Our own numeric player asks the entrant's policy service (PLAYER_NUMERIC_KEY passes through).
+            plan.program[s] = [tool, policy = kind.arg, name = seat[s]->name](const std::string& url) {
+                return std::vector<std::string>{tool, "seat", "--url", url, "--numeric-url", policy, "--label", name};
+            };
         } else if (kind.family == KindFamily::Prompt) {
             plan.program[s] = [tool, file = prompts_.at(seat[s]->name)](const std::string& url) {
                 return std::vector<std::string>{tool, "seat", "--url", url, "--prompt-file", file};

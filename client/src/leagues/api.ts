@@ -5,7 +5,7 @@ import { bad } from '../hns/api';
 import { parseCreatedLeague, parseLeagueDetail, parseLeagueList } from './decode';
 import type { CreatedLeague, LeagueDetail, LeagueSummary } from './decode';
 
-export const ENTRANT_KINDS = ['builtin:burrow', 'builtin:scatter', 'builtin:idle', 'builtin:random', 'prompt'] as const;
+export const ENTRANT_KINDS = ['builtin:burrow', 'builtin:scatter', 'builtin:idle', 'builtin:random', 'builtin:teacher', 'prompt'] as const;
 export type EntrantKind = (typeof ENTRANT_KINDS)[number];
 
 export type EntrantRequest = { name: string; kind: Exclude<EntrantKind, 'prompt'> } | { name: string; kind: 'prompt'; prompt: string };

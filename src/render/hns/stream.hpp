@@ -30,6 +30,13 @@ public:
     // The socket's picture came whole from a shared keyframe of another encoder (the compact
     // stream): from now on it needs no header of its own.
     void mark_started() { started_ = true; }
+    // Forgets what the viewer holds: the next frame starts over with the header (0x04 clears) and
+    // the first-frame-only items (the map bands). Sprites Off stays as it was.
+    void restart() {
+        const bool off = sprites_off_;
+        *this = Stream{};
+        sprites_off_ = off;
+    }
 
     // This viewer's frame for the scene; updates what the viewer is known to hold.
     Frame next(const Scene& scene);

@@ -1,6 +1,7 @@
 #include "sim/hns/bridge_episode.hpp"
 
 #include "sim/hns/baselines.hpp"
+#include "sim/hns/records.hpp"
 
 namespace hschool::sim::hns {
 namespace {
@@ -10,6 +11,10 @@ constexpr int kBridgeHuntTurns = 3;
 constexpr int kBridgeGames = 2;
 // A turn's key: game and turn in one number, as the bridge tells a new turn from a repeated one.
 constexpr int kTurnKeyGameStride = 1'000'000;
+// What a bridge replay's register records name as the seats' policy.
+constexpr const char* kBridgePolicy = "bridge";
+// Our replay extension: a re-stepping sim starts the first game before tick 1, as the bridge did.
+constexpr const char* kStartRecord = "{\"k\":\"start\"}";
 
 int index_for_slot(const Sim& sim, int slot) {
     const auto& players = sim.players();
@@ -37,7 +42,7 @@ GameConfig bridge_config(std::int64_t seed) {
 
 BridgeEpisode::BridgeEpisode(Sim sim) : sim_(std::move(sim)), driver_(sim_) {}
 
-Expected<BridgeEpisode> BridgeEpisode::create(const GameConfig& config) {
+Expected<BridgeEpisode> BridgeEpisode::create(const GameConfig& config, bool record) {
     using R = Expected<BridgeEpisode>;
     auto created = Sim::create(config);
     if (!created) return R::fail(created.error);
@@ -49,6 +54,10 @@ Expected<BridgeEpisode> BridgeEpisode::create(const GameConfig& config) {
     created->set_policy_kinds(std::vector<std::string>(kSeats, "external"));
     // The driver reads the grid at creation, before the first game starts (initDecisionEngine).
     BridgeEpisode episode(std::move(*created));
+    if (record) {
+        episode.writer_.emplace(config_to_json(config), 0, config.gameVersion);
+        episode.record_start();
+    }
     episode.sim_.start_without_lobby();
     episode.previous_.assign(episode.sim_.players().size(), Input{});
     episode.drive_until_decision();
@@ -72,6 +81,36 @@ std::string BridgeEpisode::seat_view() const {
     std::array<SeatMemory, kSeats> memory = memory_;
     for (int s = 0; s < kSeats; ++s) memory[s].last_order = haveOrder_[s] ? &orders_[s] : nullptr;
     return seat_view_json(SeatViewInput{sim_, driver_, seat(), turn(), true, memory});
+}
+
+boost::json::object BridgeEpisode::seat_view_object() const {
+    if (finished_ || pending_.empty()) return {};
+    std::array<SeatMemory, kSeats> memory = memory_;
+    for (int s = 0; s < kSeats; ++s) memory[s].last_order = haveOrder_[s] ? &orders_[s] : nullptr;
+    return ::hschool::sim::hns::seat_view_object(SeatViewInput{sim_, driver_, seat(), turn(), true, memory});
+}
+
+Order BridgeEpisode::teacher_order() const {
+    if (finished_ || pending_.empty()) return Order{};
+    return burrow_for(seat(), turn());
+}
+
+void BridgeEpisode::record_start() {
+    for (int s = 0; s < kSeats; ++s) {
+        writer_->join(0, s, sim_.alias(s), s, "");
+        writer_->chat(0, s, register_record(s, kBridgePolicy, "external", "burrow"));
+    }
+    writer_->chat(0, 0, kStartRecord);
+}
+
+void BridgeEpisode::step_sim(std::vector<Input> inputs) {
+    if (writer_) {
+        const std::uint32_t ms = replay_tick_time(sim_.tick_count());
+        for (std::size_t p = 0; p < inputs.size(); ++p) writer_->input_if_changed(ms, static_cast<int>(p), inputs[p].mask);
+    }
+    sim_.step(inputs, previous_);
+    previous_ = std::move(inputs);
+    if (writer_) writer_->hash(static_cast<std::uint32_t>(sim_.tick_count()), sim_.hash());
 }
 
 void BridgeEpisode::drive_until_decision() {
@@ -106,12 +145,12 @@ void BridgeEpisode::drive_until_decision() {
                 inputs[index].mask = sim_.frozen_seeker(index) ? 0 : mask;
             }
         }
-        sim_.step(inputs, previous_);
-        previous_ = std::move(inputs);
+        step_sim(std::move(inputs));
     }
     sim_.settle_episode();
     finished_ = true;
     pending_.clear();
+    if (writer_) writer_->chat(replay_tick_time(sim_.tick_count()), 0, result_record(sim_.results_json()));
 }
 
 void BridgeEpisode::answer(std::string_view reply) {
@@ -148,9 +187,14 @@ void BridgeEpisode::run_turn() {
         // The engine's installOrder: radio and notes outlive the turn when the order carries them.
         if (!order.radio.empty()) m.radio = order.radio;
         if (!order.notes.empty()) m.notes = order.notes;
+        if (m.last_result == kResultUnknownObject) sim_.add_orders_rejected(s);
+        if (writer_) {
+            const std::uint32_t ms = replay_tick_time(sim_.tick_count());
+            if (!parsed) writer_->chat(ms, 0, fallback_record(sim_, s, now, "parse_error", 1, "no order from the catalog"));
+            writer_->chat(ms, s, directive_record(sim_, s, now, order, m.last_result, parsed ? "llm" : "fallback", 0));
+        }
         orders_[s] = std::move(order);
         haveOrder_[s] = true;
-        if (m.last_result == kResultUnknownObject) sim_.add_orders_rejected(s);
     }
     lastTurnKey_ = sim_.game_index() * kTurnKeyGameStride + now;
 }

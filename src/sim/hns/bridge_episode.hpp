@@ -5,7 +5,9 @@
 // and once all have answered the decision engine installs their orders (an unusable reply keeps
 // the standing order, else plays burrow) and the sim runs to the next turn. seat_view() is the
 // view the bridge hands the current seat. The golden seat-view test replays the reference's
-// transcripts through it; the bridge command (a later issue) drives it the same way.
+// transcripts through it; `hschool-hns bridge` (bridge_session.hpp) drives it the same way. With a
+// replay, every tick's masks and hash, each turn's directives and the result are written as a
+// match's are, after a "start" record that tells a re-stepping sim the game began without a lobby.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -16,6 +18,7 @@
 #include "sim/hns/constants.hpp"
 #include "sim/hns/driver.hpp"
 #include "sim/hns/orders.hpp"
+#include "sim/hns/replay.hpp"
 #include "sim/hns/seat_view.hpp"
 #include "sim/hns/sim.hpp"
 
@@ -28,8 +31,8 @@ GameConfig bridge_config(std::int64_t seed);
 class BridgeEpisode {
 public:
     // `config` must carry its room (resolve_room_spec). Joins the six seats, starts the first game
-    // and runs to the first decision.
-    static Expected<BridgeEpisode> create(const GameConfig& config);
+    // and runs to the first decision; `record` keeps a replay of it (replay()).
+    static Expected<BridgeEpisode> create(const GameConfig& config, bool record = false);
 
     bool finished() const { return finished_; }
     // The seat asked now, and the turn it decides (the game tick over turnTicks).
@@ -38,15 +41,23 @@ public:
     int decision() const { return decision_; }
     // What the current seat is shown: the seat view with its notes (an external seat's).
     std::string seat_view() const;
+    // The same view as a JSON object, for the order catalog and the numeric view.
+    boost::json::object seat_view_object() const;
+    // The burrow baseline's order for the current seat this turn (the bridge's teacher).
+    Order teacher_order() const;
     // The current seat's reply (JSON text). The last seat of a turn runs the turn and the sim to
     // the next decision. Nothing happens once finished.
     void answer(std::string_view reply);
 
     const Sim& sim() const { return sim_; }
     const Driver& driver() const { return driver_; }
+    // The COWLDHNS bytes so far (whole once finished); empty without `record`.
+    std::string replay() const { return writer_ ? writer_->bytes() : std::string(); }
 
 private:
     BridgeEpisode(Sim sim);
+    void record_start();
+    void step_sim(std::vector<Input> inputs);
     void drive_until_decision();
     void run_turn();
     Order burrow_for(int slot, int turn) const;
@@ -64,6 +75,7 @@ private:
     int lastObservedTick_ = -1;
     int decision_ = 0;
     bool finished_ = false;
+    std::optional<ReplayWriter> writer_;
 };
 
 }  // namespace hschool::sim::hns

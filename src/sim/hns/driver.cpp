@@ -58,6 +58,43 @@ void Driver::build_grid(const Sim& sim) {
         const Goal c = centre(cell);
         if (c.x < kMapWidth && c.y < kMapHeight) open_[cell] = sim.can_occupy(c.x, c.y);
     }
+    gridRects_.clear();
+    for (const GameObject& o : sim.objects()) gridRects_.push_back(o.rect());
+}
+
+// Walls never move, so a nav cell can change only where its footprint meets a rect an object
+// left or entered since the grid was built: those cells are tested again, the rest kept. The
+// grid comes out as build_grid would make it.
+bool Driver::update_grid(const Sim& sim) {
+    const auto& objects = sim.objects();
+    if (objects.size() != gridRects_.size()) {
+        const std::vector<char> before = open_;
+        build_grid(sim);
+        return open_ != before;
+    }
+    bool changed = false;
+    auto retest = [&](const Rect& r) {
+        // A footprint centred on c covers [c - kPlayerHalf, c + kPlayerHalf]; cell i's centre is 12 i + 6.
+        const int x0 = std::max(0, (r.x - kNavCell) / kNavCell), x1 = std::min(gridW_ - 1, (r.x + r.w - 1) / kNavCell);
+        const int y0 = std::max(0, (r.y - kNavCell) / kNavCell), y1 = std::min(gridH_ - 1, (r.y + r.h - 1) / kNavCell);
+        for (int cy = y0; cy <= y1; ++cy)
+            for (int cx = x0; cx <= x1; ++cx) {
+                const int cell = cy * gridW_ + cx;
+                const Goal c = centre(cell);
+                const char open = c.x < kMapWidth && c.y < kMapHeight && sim.can_occupy(c.x, c.y);
+                changed = changed || open != open_[cell];
+                open_[cell] = open;
+            }
+    };
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+        const Rect now = objects[i].rect();
+        Rect& was = gridRects_[i];
+        if (now.x == was.x && now.y == was.y && now.w == was.w && now.h == was.h) continue;
+        retest(was);
+        retest(now);
+        was = now;
+    }
+    return changed;
 }
 
 int Driver::cell_of(int x, int y) const {
@@ -86,39 +123,37 @@ int Driver::nearest_open(int x, int y) const {
     return -1;
 }
 
-const std::vector<int>& Driver::field_for(int tick, int goal) {
-    auto it = fields_.find(goal);
-    if (it != fields_.end() && tick - fieldTick_[goal] < kFieldRefreshTicks) return it->second;
-    if (fields_.size() >= kMaxCachedFields && it == fields_.end()) {
-        fields_.clear();
-        fieldTick_.clear();
-    }
-    std::vector<int> field(open_.size(), -1);
+// A field is a function of the grid and the goal alone, and observe() drops every field when the
+// grid changes, so a cached field stays exact until then (the reference recomputes it every
+// kFieldRefreshTicks and gets the same numbers).
+const std::vector<int>& Driver::field_for(int goal) {
+    if (auto it = fields_.find(goal); it != fields_.end()) return it->second;
+    if (fields_.size() >= kMaxCachedFields) fields_.clear();
+    std::vector<int>& field = fields_[goal];
+    field.assign(open_.size(), -1);
     if (goal >= 0 && goal < static_cast<int>(field.size()) && open_[goal]) {
-        std::vector<int> queue{goal};
+        queue_.clear();
+        queue_.push_back(goal);
         field[goal] = 0;
-        constexpr int kN[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-        for (std::size_t head = 0; head < queue.size(); ++head) {
-            const int cell = queue[head], cx = cell % gridW_, cy = cell / gridW_;
-            for (const auto& d : kN) {
-                const int nx = cx + d[0], ny = cy + d[1];
-                if (nx < 0 || ny < 0 || nx >= gridW_ || ny >= gridH_) continue;
-                const int next = ny * gridW_ + nx;
-                if (!open_[next] || field[next] >= 0) continue;
-                field[next] = field[cell] + 1;
-                queue.push_back(next);
+        for (std::size_t head = 0; head < queue_.size(); ++head) {
+            const int cell = queue_[head], cx = cell % gridW_, cy = cell / gridW_;
+            const int next[4] = {cx + 1 < gridW_ ? cell + 1 : -1, cx > 0 ? cell - 1 : -1,
+                                 cy + 1 < gridH_ ? cell + gridW_ : -1, cy > 0 ? cell - gridW_ : -1};
+            for (const int n : next) {
+                if (n < 0 || !open_[n] || field[n] >= 0) continue;
+                field[n] = field[cell] + 1;
+                queue_.push_back(n);
             }
         }
     }
-    fieldTick_[goal] = tick;
-    return fields_[goal] = std::move(field);
+    return field;
 }
 
-Driver::Goal Driver::steer(int tick, int fromX, int fromY, int goalX, int goalY) {
+Driver::Goal Driver::steer(int fromX, int fromY, int goalX, int goalY) {
     const int goalCell = nearest_open(goalX, goalY);
     if (goalCell < 0) return {0, 0};
     const Goal g = centre(goalCell);
-    const std::vector<int>& field = field_for(tick, goalCell);
+    const std::vector<int>& field = field_for(goalCell);
     const int here = nearest_open(fromX, fromY);
     if (here < 0 || field.empty() || field[here] <= 1) return {g.x - fromX, g.y - fromY};
     const int cx = here % gridW_, cy = here / gridW_;
@@ -158,11 +193,11 @@ void Driver::observe(const Sim& sim) {
     }
     // The furniture moved: rebuild the grid, at most every kFieldRefreshTicks.
     if (gridEpoch_ != sim.geometry_epoch() && sim.tick_count() - gridTick_ >= kFieldRefreshTicks) {
-        build_grid(sim);
+        const bool changed = update_grid(sim);
         gridEpoch_ = sim.geometry_epoch();
         gridTick_ = sim.tick_count();
-        fields_.clear();
-        fieldTick_.clear();
+        // Most pushes leave every nav cell as it was; the fields then stay exact.
+        if (changed) fields_.clear();
     }
     const auto& players = sim.players();
     for (std::size_t i = 0; i < n; ++i) {
@@ -300,7 +335,7 @@ std::uint8_t Driver::compile_mask(const Sim& sim, const Order& order, int slot) 
         wantsMove = false;
     }
     if (wantsMove) {
-        Goal s = steer(sim.tick_count(), px, py, goal.x, goal.y);
+        Goal s = steer(px, py, goal.x, goal.y);
         // Wedged: a quarter turn makes the cog follow the obstacle instead of pressing into it.
         if (slot < static_cast<int>(stuck_.size()) && stuck_[slot] >= kStuckTicks) s = {-s.y, s.x};
         const int ax = std::abs(s.x), ay = std::abs(s.y), major = std::max(ax, ay);

@@ -48,24 +48,27 @@ public:
     bool enemy_memory() const { return enemyMemory_; }
 
 private:
+    friend struct DriverProbe;  // the differential tests and the microbenchmarks (issue 42)
     struct Goal {
         int x, y;
     };
     void build_grid(const Sim& sim);
+    bool update_grid(const Sim& sim);
     int cell_of(int x, int y) const;
     Goal centre(int cell) const;
     int nearest_open(int x, int y) const;
-    const std::vector<int>& field_for(int tick, int goal);
-    Goal steer(int tick, int fromX, int fromY, int goalX, int goalY);
+    const std::vector<int>& field_for(int goal);
+    Goal steer(int fromX, int fromY, int goalX, int goalY);
     Goal goal_for(const Sim& sim, const Order& order, int slot) const;
     Goal order_point(const Sim& sim, const Order& order, int fx, int fy) const;
 
     bool enemyMemory_ = false;
     int gridW_ = 0, gridH_ = 0;
     std::vector<char> open_;
+    std::vector<Rect> gridRects_;  // the objects' rects open_ was last tested against
     int gridEpoch_ = 0, gridTick_ = 0;
     std::unordered_map<int, std::vector<int>> fields_;
-    std::unordered_map<int, int> fieldTick_;
+    std::vector<int> queue_;  // the fields' breadth-first queue, kept between fields
     std::vector<int> lastSeenX_, lastSeenY_, lastSeenTick_, lastSeenIndex_;
     std::vector<int> lastX_, lastY_, stuck_, pushTicks_, pushX_, pushY_, sweep_;
 };

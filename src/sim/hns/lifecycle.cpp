@@ -42,25 +42,7 @@ Expected<Sim> Sim::create(const GameConfig& config) {
     sim.config_ = config;
     sim.room_ = std::move(*room);
     sim.setupRng_ = make_setup_rng(config.seed);
-    sim.wallMask_.assign(kMapWidth * kMapHeight, 0);
-    for (const Rect& w : sim.room_.walls) {
-        for (int y = std::max(w.y, 0); y < std::min(w.y + w.h, kMapHeight); ++y)
-            for (int x = std::max(w.x, 0); x < std::min(w.x + w.w, kMapWidth); ++x) sim.wallMask_[y * kMapWidth + x] = 1;
-    }
-    sim.objectMask_.assign(kMapWidth * kMapHeight, 0);
-    sim.fovBlocked_.assign(kFovCellCount, 0);
-    sim.refresh_fov_cells(0, 0, kMapWidth, kMapHeight);
-    sim.wallCells_.assign(kFovCellCount, 0);
-    for (int cy = 0; cy < kFovGridH; ++cy)
-        for (int cx = 0; cx < kFovGridW; ++cx) {
-            int walls = 0, pixels = 0;
-            for (int py = cy * kFovCellSize; py < std::min((cy + 1) * kFovCellSize, kMapHeight); ++py)
-                for (int px = cx * kFovCellSize; px < std::min((cx + 1) * kFovCellSize, kMapWidth); ++px) {
-                    ++pixels;
-                    walls += sim.wallMask_[py * kMapWidth + px];
-                }
-            sim.wallCells_[cy * kFovGridW + cx] = walls * 2 >= pixels;
-        }
+    sim.build_static_masks();
     // Step 2 of the seeded setup order: the deal, before any seat connects.
     sim.deal_objects();
     sim.policyKinds_.assign(kSeatsCap, "scripted");
@@ -401,6 +383,9 @@ void Sim::apply_control_record(std::string_view record) {
         const std::string detail = d != nullptr && d->is_string() ? std::string(d->as_string()) : "";
         if (r == "wall_clock") force_wall_clock_stop();
         else if (r == "sim_fault" || r == "host_error") force_fault_stop(detail);
+    } else if (k->as_string() == "start") {
+        // A training bridge's episode: its first game began before tick 1, without the lobby.
+        start_without_lobby();
     } else if (k->as_string() == "directive") {
         // Counted per seat-turn by its source, as the reference counts them (a turn may hold two
         // fallback records, one per attempt).

@@ -1,6 +1,8 @@
 // The object layer (§3.12): the seeded deal, pixel masks and the dirty-rect repair, placement
 // rules, the grab probe, lock targeting and the vault geometry. Integer only.
 #include <algorithm>
+#include <bit>
+#include <cstdlib>
 
 #include "sim/hns/aim.hpp"
 #include "sim/hns/constants.hpp"
@@ -8,6 +10,29 @@
 
 namespace hschool::sim::hns {
 namespace {
+
+// Pixels set in a or b over fog cell (cx, cy).
+int cell_pixels(const PixelRows& a, const PixelRows& b, int cx, int cy) {
+    const std::uint64_t counts = a.cell_counts_with(b, cy, cx / PixelRows::kCellsPerWord);
+    return static_cast<int>((counts >> ((cx % PixelRows::kCellsPerWord) * 8)) & 0xFF);
+}
+
+// a without b: at most four rects (the bands above and below b, then left and right of it).
+constexpr int kRectMinusParts = 4;
+int rect_minus(const Rect& a, const Rect& b, Rect* out) {
+    if (a.w <= 0 || a.h <= 0) return 0;
+    if (!a.overlaps(b)) {
+        out[0] = a;
+        return 1;
+    }
+    int n = 0;
+    const int top = std::max(a.y, b.y), bottom = std::min(a.y + a.h, b.y + b.h);
+    if (b.y > a.y) out[n++] = Rect{a.x, a.y, a.w, b.y - a.y};
+    if (b.y + b.h < a.y + a.h) out[n++] = Rect{a.x, b.y + b.h, a.w, a.y + a.h - (b.y + b.h)};
+    if (b.x > a.x) out[n++] = Rect{a.x, top, b.x - a.x, bottom - top};
+    if (b.x + b.w < a.x + a.w) out[n++] = Rect{b.x + b.w, top, a.x + a.w - (b.x + b.w), bottom - top};
+    return n;
+}
 
 int rect_dist_sq(const Rect& r, int px, int py) {
     int dx = 0, dy = 0;
@@ -37,38 +62,39 @@ void object_size(ObjectKind kind, ObjectAxis axis, int& w, int& h) {
 
 bool Sim::wall_at(int x, int y) const {
     if (x < 0 || y < 0 || x >= kMapWidth || y >= kMapHeight) return true;
-    return wallMask_[y * kMapWidth + x] != 0;
+    return wallMask_.test(x, y);
 }
 
 bool Sim::object_at_pixel(int x, int y) const {
     if (x < 0 || y < 0 || x >= kMapWidth || y >= kMapHeight) return false;
-    return objectMask_[y * kMapWidth + x] != 0;
+    return objectMask_.test(x, y);
 }
 
 std::uint8_t Sim::pixel_flags(int x, int y) const {
     return static_cast<std::uint8_t>((wall_at(x, y) ? 1 : 0) | (object_at_pixel(x, y) ? 2 : 0));
 }
 
+// The walls' part of a footprint is one bit of the dilated mask; the furniture's, a span per row.
 bool Sim::can_occupy(int x, int y) const {
     if (x - kPlayerHalf < 0 || y - kPlayerHalf < 0 || x + kPlayerHalf >= kMapWidth || y + kPlayerHalf >= kMapHeight)
         return false;
-    for (int py = y - kPlayerHalf; py <= y + kPlayerHalf; ++py) {
-        const int row = py * kMapWidth;
-        for (int px = x - kPlayerHalf; px <= x + kPlayerHalf; ++px)
-            if (wallMask_[row + px] || objectMask_[row + px]) return false;
-    }
-    return true;
+    if (bodyWallMask_.test(x, y)) return false;
+    return !objectMask_.any_in(x - kPlayerHalf, y - kPlayerHalf, x + kPlayerHalf + 1, y + kPlayerHalf + 1);
 }
 
 bool Sim::can_occupy_ignoring(int x, int y, int ignore) const {
     if (x - kPlayerHalf < 0 || y - kPlayerHalf < 0 || x + kPlayerHalf >= kMapWidth || y + kPlayerHalf >= kMapHeight)
         return false;
+    if (bodyWallMask_.test(x, y)) return false;
     const Rect box = ignore >= 0 && ignore < static_cast<int>(objects_.size()) ? objects_[ignore].rect() : Rect{};
+    const int x0 = x - kPlayerHalf, x1 = x + kPlayerHalf + 1;
+    // The ignored object's own pixels, clipped to the footprint's columns, are no obstacle.
+    const int skip0 = std::max(x0, box.x), skip1 = std::min(x1, box.x + box.w);
     for (int py = y - kPlayerHalf; py <= y + kPlayerHalf; ++py) {
-        const int row = py * kMapWidth;
-        for (int px = x - kPlayerHalf; px <= x + kPlayerHalf; ++px) {
-            if (wallMask_[row + px]) return false;
-            if (objectMask_[row + px] && !box.contains(px, py)) return false;
+        if (skip0 < skip1 && py >= box.y && py < box.y + box.h) {
+            if (objectMask_.any(py, x0, skip0) || objectMask_.any(py, skip1, x1)) return false;
+        } else if (objectMask_.any(py, x0, x1)) {
+            return false;
         }
     }
     return true;
@@ -88,10 +114,7 @@ int Sim::object_containing(int x, int y) const {
 
 bool Sim::rect_hits_wall(const Rect& r) const {
     if (r.x < 0 || r.y < 0 || r.x + r.w > kMapWidth || r.y + r.h > kMapHeight) return true;
-    for (int y = r.y; y < r.y + r.h; ++y)
-        for (int x = r.x; x < r.x + r.w; ++x)
-            if (wallMask_[y * kMapWidth + x]) return true;
-    return false;
+    return wallMask_.any_in(r.x, r.y, r.x + r.w, r.y + r.h);
 }
 
 bool Sim::covers_any_pad(const Rect& r) const {
@@ -111,31 +134,49 @@ bool Sim::keep_clear_violated(const Rect& r) const {
     return false;
 }
 
+void Sim::build_static_masks() {
+    for (const Rect& w : room_.walls) {
+        const int x0 = std::max(w.x, 0), x1 = std::min(w.x + w.w, kMapWidth);
+        for (int y = std::max(w.y, 0); y < std::min(w.y + w.h, kMapHeight); ++y)
+            if (x0 < x1) wallMask_.fill(y, x0, x1, true);
+    }
+    bodyWallMask_ = wallMask_.dilated(kPlayerHalf);
+    objectMask_.clear_all();
+    fovBlocked_.assign(kFovCellCount, 0);
+    refresh_fov_cells(0, 0, kMapWidth, kMapHeight);
+    wallCells_.assign(kFovCellCount, 0);
+    for (int cy = 0; cy < kFovGridH; ++cy)
+        for (int cx = 0; cx < kFovGridW; ++cx)
+            wallCells_[cy * kFovGridW + cx] = cell_pixels(wallMask_, wallMask_, cx, cy) * 2 >= kFovCellPixels;
+}
+
 void Sim::refresh_fov_cells(int x0, int y0, int x1, int y1) {
     const int gx0 = std::clamp(x0 / kFovCellSize, 0, kFovGridW - 1);
     const int gx1 = std::clamp((x1 - 1) / kFovCellSize, 0, kFovGridW - 1);
     const int gy0 = std::clamp(y0 / kFovCellSize, 0, kFovGridH - 1);
     const int gy1 = std::clamp((y1 - 1) / kFovCellSize, 0, kFovGridH - 1);
+    constexpr int kPerWord = PixelRows::kCellsPerWord;
     for (int gy = gy0; gy <= gy1; ++gy)
-        for (int gx = gx0; gx <= gx1; ++gx) {
-            int blocked = 0, pixels = 0;
-            for (int py = gy * kFovCellSize; py < std::min((gy + 1) * kFovCellSize, kMapHeight); ++py)
-                for (int px = gx * kFovCellSize; px < std::min((gx + 1) * kFovCellSize, kMapWidth); ++px) {
-                    const int i = py * kMapWidth + px;
-                    ++pixels;
-                    blocked += (wallMask_[i] || objectMask_[i]) ? 1 : 0;
-                }
-            fovBlocked_[gy * kFovGridW + gx] = blocked * 2 >= pixels;
+        for (int w = gx0 / kPerWord; w <= gx1 / kPerWord; ++w) {
+            const std::uint64_t counts = wallMask_.cell_counts_with(objectMask_, gy, w);
+            for (int gx = std::max(gx0, w * kPerWord); gx <= std::min(gx1, w * kPerWord + kPerWord - 1); ++gx) {
+                const int blocked = static_cast<int>((counts >> ((gx % kPerWord) * 8)) & 0xFF);
+                const char value = blocked * 2 >= kFovCellPixels;
+                char& cell = fovBlocked_[gy * kFovGridW + gx];
+                if (cell != value) fovFlips_.push_back(gy * kFovGridW + gx);
+                cell = value;
+            }
         }
 }
 
 void Sim::rasterize_objects() {
-    std::fill(objectMask_.begin(), objectMask_.end(), 0);
+    objectMask_.clear_all();
     for (const GameObject& o : objects_) {
+        const int x0 = std::max(o.x, 0), x1 = std::min(o.x + o.w, kMapWidth);
         for (int y = std::max(o.y, 0); y <= std::min(o.y + o.h - 1, kMapHeight - 1); ++y)
-            for (int x = std::max(o.x, 0); x <= std::min(o.x + o.w - 1, kMapWidth - 1); ++x)
-                objectMask_[y * kMapWidth + x] = 1;
+            if (x0 < x1) objectMask_.fill(y, x0, x1, true);
     }
+    fovFlips_.clear();
     refresh_fov_cells(0, 0, kMapWidth, kMapHeight);
 }
 
@@ -146,22 +187,51 @@ void Sim::invalidate_fov_caches() {
     }
 }
 
+// The shadowcast reads the blocked grid only at the cells it shows, so a cached cast (and the
+// cone cut from it) that shows none of the flipped cells is what a new cast would give.
+void Sim::invalidate_fov_caches_seeing(const std::vector<int>& flipped) {
+    for (FovCache& c : fov_) {
+        bool sees = !c.cellValid;
+        for (std::size_t k = 0; k < flipped.size() && !sees; ++k) sees = c.cellVisible[flipped[k]] != 0;
+        if (sees) {
+            c.valid = false;
+            c.cellValid = false;
+        } else {
+            c.epoch = fovEpoch_;
+        }
+    }
+}
+
 void Sim::refresh_object_geometry(const Rect& a, const Rect& b) {
     const int x0 = std::max(0, std::min(a.x, b.x));
     const int y0 = std::max(0, std::min(a.y, b.y));
     const int x1 = std::min(kMapWidth, std::max(a.x + a.w, b.x + b.w));
     const int y1 = std::min(kMapHeight, std::max(a.y + a.h, b.y + b.h));
-    for (int y = y0; y < y1; ++y) std::fill_n(objectMask_.begin() + y * kMapWidth + x0, std::max(0, x1 - x0), 0);
+    if (x0 < x1)
+        for (int y = y0; y < y1; ++y) objectMask_.fill(y, x0, x1, false);
     for (const GameObject& o : objects_) {
         if (!(o.x < x1 && x0 < o.x + o.w && o.y < y1 && y0 < o.y + o.h)) continue;
         const int cx0 = std::max(o.x, x0), cy0 = std::max(o.y, y0);
-        const int cx1 = std::min(o.x + o.w - 1, x1 - 1), cy1 = std::min(o.y + o.h - 1, y1 - 1);
-        for (int y = cy0; y <= cy1; ++y)
-            for (int x = cx0; x <= cx1; ++x) objectMask_[y * kMapWidth + x] = 1;
+        const int cx1 = std::min(o.x + o.w, x1), cy1 = std::min(o.y + o.h - 1, y1 - 1);
+        for (int y = cy0; y <= cy1; ++y) objectMask_.fill(y, cx0, cx1, true);
     }
-    refresh_fov_cells(x0, y0, x1, y1);
     ++geometryEpoch_;
-    invalidate_fov_caches();
+    // Only pixels the object left or entered changed, so only fog cells over them can flip.
+    fovFlips_.clear();
+    Rect changed[2 * kRectMinusParts];
+    int parts = rect_minus(a, b, changed);
+    parts += rect_minus(b, a, changed + parts);
+    for (int i = 0; i < parts; ++i) {
+        const Rect& r = changed[i];
+        const int px0 = std::max(0, r.x), py0 = std::max(0, r.y);
+        const int px1 = std::min(kMapWidth, r.x + r.w), py1 = std::min(kMapHeight, r.y + r.h);
+        if (px0 < px1 && py0 < py1) refresh_fov_cells(px0, py0, px1, py1);
+    }
+    // The fog reads the blocked cells only: a move that flips none leaves every cached view right.
+    if (!fovFlips_.empty()) {
+        ++fovEpoch_;
+        invalidate_fov_caches_seeing(fovFlips_);
+    }
 }
 
 void Sim::deal_objects() {
@@ -216,9 +286,24 @@ bool Sim::may_touch(int slot, int index) const {
 int Sim::grab_probe(int slot) const {
     const Player& p = players_[slot];
     const AimUnit& u = aim_unit(p.aimBrads);
-    for (int step = kPlayerHalf; step <= kPlayerHalf + config_.grabReach; ++step) {
-        const int hit = object_containing(p.x + u.x * step / kAimUnitScale, p.y + u.y * step / kAimUnitScale);
-        if (hit >= 0) return hit;
+    const int first = kPlayerHalf, last = kPlayerHalf + config_.grabReach;
+    // Each probe coordinate moves one way as the step grows, so every probe point lies in the box
+    // of the two ends: only objects meeting it can be hit. They are tried in index order, as
+    // object_containing does.
+    const int ax = p.x + u.x * first / kAimUnitScale, bx = p.x + u.x * last / kAimUnitScale;
+    const int ay = p.y + u.y * first / kAimUnitScale, by = p.y + u.y * last / kAimUnitScale;
+    const Rect reach{std::min(ax, bx), std::min(ay, by), std::abs(bx - ax) + 1, std::abs(by - ay) + 1};
+    static_assert(kMaxObjects <= 64);
+    std::uint64_t near = 0;
+    for (std::size_t i = 0; i < objects_.size() && i < 64; ++i)
+        if (objects_[i].rect().overlaps(reach)) near |= std::uint64_t{1} << i;
+    if (near == 0) return -1;
+    for (int step = first; step <= last; ++step) {
+        const int x = p.x + u.x * step / kAimUnitScale, y = p.y + u.y * step / kAimUnitScale;
+        for (std::uint64_t left = near; left != 0; left &= left - 1) {
+            const int i = std::countr_zero(left);
+            if (objects_[i].rect().contains(x, y)) return i;
+        }
     }
     return -1;
 }

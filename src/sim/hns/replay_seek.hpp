@@ -15,7 +15,7 @@
 namespace hschool::sim::hns {
 
 inline constexpr int kReplayKeyframeInterval = 256;  // ticks between keyframes, to begin with
-// Keyframes one replay keeps for all its viewers (a sim copy is ≈ 0.65 MB: ≤ 5.2 MB per replay).
+// Keyframes one replay keeps for all its viewers (a sim copy is ≈ 0.19 MB: ≤ 1.5 MB per replay).
 // A longer replay doubles the interval and drops every other keyframe, so memory stays bounded
 // and a seek costs at most max(256, ticks / 4) steps.
 inline constexpr std::size_t kMaxReplayKeyframes = 8;

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "sim/hns/constants.hpp"
+#include "sim/hns/pixel_rows.hpp"
 
 namespace hschool::sim::hns {
 namespace json = boost::json;
@@ -64,24 +65,26 @@ const json::value* key(const json::value& obj, const char* name) {
 
 std::string at(const char* list, std::size_t i) { return std::string(list) + "[" + std::to_string(i) + "]"; }
 
-// The static walls as one pixel mask, so validation does not scan every wall per pixel.
+// Where a body's footprint touches a wall, one bit per centre, so validation does not scan a
+// footprint per anchor and per grid cell.
 struct WallMask {
-    std::vector<char> bits;
-    explicit WallMask(const Room& room) : bits(static_cast<std::size_t>(kMapWidth) * kMapHeight, 0) {
-        for (const Rect& w : room.walls)
+    PixelRows nearWall;
+    explicit WallMask(const Room& room) {
+        PixelRows walls;
+        for (const Rect& w : room.walls) {
+            const int x0 = std::max(w.x, 0), x1 = std::min(w.x + w.w, kMapWidth);
             for (int y = std::max(w.y, 0); y < std::min(w.y + w.h, kMapHeight); ++y)
-                for (int x = std::max(w.x, 0); x < std::min(w.x + w.w, kMapWidth); ++x) bits[y * kMapWidth + x] = 1;
-    }
-    bool at(int x, int y) const {
-        return x < 0 || y < 0 || x >= kMapWidth || y >= kMapHeight || bits[y * kMapWidth + x];
+                if (x0 < x1) walls.fill(y, x0, x1, true);
+        }
+        nearWall = walls.dilated(kPlayerHalf);
     }
 };
 
+// Off the board counts as wall.
 bool footprint_clear(const WallMask& walls, int x, int y) {
-    for (int dy = -kPlayerHalf; dy <= kPlayerHalf; ++dy)
-        for (int dx = -kPlayerHalf; dx <= kPlayerHalf; ++dx)
-            if (walls.at(x + dx, y + dy)) return false;
-    return true;
+    if (x - kPlayerHalf < 0 || y - kPlayerHalf < 0 || x + kPlayerHalf >= kMapWidth || y + kPlayerHalf >= kMapHeight)
+        return false;
+    return !walls.nearWall.test(x, y);
 }
 
 std::string validate(const Room& room) {
@@ -134,10 +137,16 @@ std::string validate(const Room& room) {
         for (int cx = 0; cx < kFovGridW; ++cx)
             open[cy * kFovGridW + cx] =
                 footprint_clear(walls, cx * kFovCellSize + kFovCellSize / 2, cy * kFovCellSize + kFovCellSize / 2);
+    std::vector<char> seen;
+    int flooded = -1;  // the start cell of the flood in `seen`
     for (const Point& pad : room.pads(AnchorTeam::Seekers)) {
-        std::vector<char> seen(kFovCellCount);
-        std::vector<int> queue{(pad.y / kFovCellSize) * kFovGridW + pad.x / kFovCellSize};
-        seen[queue[0]] = 1;
+        const int start = (pad.y / kFovCellSize) * kFovGridW + pad.x / kFovCellSize;
+        // Two open starts in one component flood the same cells: that check has passed already.
+        if (flooded >= 0 && open[start] && open[flooded] && seen[start]) continue;
+        flooded = start;
+        seen.assign(kFovCellCount, 0);
+        std::vector<int> queue{start};
+        seen[start] = 1;
         for (std::size_t head = 0; head < queue.size(); ++head) {
             const int cx = queue[head] % kFovGridW, cy = queue[head] / kFovGridW;
             const int nb[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};

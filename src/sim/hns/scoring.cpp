@@ -49,7 +49,13 @@ void Sim::accrue_sealed_ticks() {
 }
 
 void Sim::scan_sealed() {
-    std::vector<char> locked(kFovCellCount, 0);
+    // The flood runs on the fog grid with a closed border, so a step needs no bounds test.
+    constexpr int kPadW = kFovGridW + 2;
+    constexpr char kOpen = 0, kClosed = 1, kReached = 2;
+    std::vector<char> grid(static_cast<std::size_t>(kPadW) * (kFovGridH + 2), kClosed);
+    auto padded = [](int cx, int cy) { return (cy + 1) * kPadW + cx + 1; };
+    for (int cy = 0; cy < kFovGridH; ++cy)
+        for (int cx = 0; cx < kFovGridW; ++cx) grid[padded(cx, cy)] = wallCells_[cy * kFovGridW + cx] ? kClosed : kOpen;
     for (const GameObject& o : objects_) {
         if (o.lockedBy != LockOwner::Hiders) continue;
         const int gx0 = std::clamp(o.x / kFovCellSize, 0, kFovGridW - 1);
@@ -57,38 +63,34 @@ void Sim::scan_sealed() {
         const int gx1 = std::clamp((o.x + o.w - 1) / kFovCellSize, 0, kFovGridW - 1);
         const int gy1 = std::clamp((o.y + o.h - 1) / kFovCellSize, 0, kFovGridH - 1);
         for (int gy = gy0; gy <= gy1; ++gy)
-            for (int gx = gx0; gx <= gx1; ++gx) locked[gy * kFovGridW + gx] = 1;
+            for (int gx = gx0; gx <= gx1; ++gx) grid[padded(gx, gy)] = kClosed;
     }
-    auto cell = [](const Player& p) {
-        return std::clamp(p.y / kFovCellSize, 0, kFovGridH - 1) * kFovGridW + std::clamp(p.x / kFovCellSize, 0, kFovGridW - 1);
+    auto cell = [&](const Player& p) {
+        return padded(std::clamp(p.x / kFovCellSize, 0, kFovGridW - 1), std::clamp(p.y / kFovCellSize, 0, kFovGridH - 1));
     };
-    std::vector<char> reached(kFovCellCount, 0);
+    // A seeker's own cell is reached even when it is closed; the flood enters open cells only.
     std::vector<int> queue;
     for (const Player& p : players_) {
         if (p.team != Team::Blue || !p.alive) continue;
         const int i = cell(p);
-        if (!reached[i]) {
-            reached[i] = 1;
+        if (grid[i] != kReached) {
+            grid[i] = kReached;
             queue.push_back(i);
         }
     }
-    constexpr int kNeighbours[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-    for (std::size_t head = 0; head < queue.size(); ++head) {
-        const int cx = queue[head] % kFovGridW, cy = queue[head] / kFovGridW;
-        for (const auto& d : kNeighbours) {
-            const int nx = cx + d[0], ny = cy + d[1];
-            if (nx < 0 || ny < 0 || nx >= kFovGridW || ny >= kFovGridH) continue;
-            const int next = ny * kFovGridW + nx;
-            if (reached[next] || wallCells_[next] || locked[next]) continue;
-            reached[next] = 1;
+    constexpr int kSteps[4] = {1, -1, kPadW, -kPadW};
+    for (std::size_t head = 0; head < queue.size(); ++head)
+        for (const int step : kSteps) {
+            const int next = queue[head] + step;
+            if (grid[next] != kOpen) continue;
+            grid[next] = kReached;
             queue.push_back(next);
         }
-    }
     std::uint64_t mask = 0;
     for (std::size_t s = 0; s < players_.size(); ++s) {
         Player& p = players_[s];
         if (p.team != Team::Red) continue;
-        p.sealed = !reached[cell(p)];
+        p.sealed = grid[cell(p)] != kReached;
         if (p.sealed && s < 64) mask |= 1ULL << s;
     }
     sealedMask_ = mask;

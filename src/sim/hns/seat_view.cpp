@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "sim/hns/constants.hpp"
-#include "sim/hns/float_text.hpp"
+#include "sim/hns/nim_json.hpp"
 
 namespace hschool::sim::hns {
 namespace json = boost::json;
@@ -98,69 +98,6 @@ std::string region_id_at(const Room& room, int x, int y) {
     return "";
 }
 
-// Compact JSON as Nim's std/json writes it: floats in shortest round-trip form with ".0" on whole
-// numbers (Boost would print 0.5 as 5E-1), control characters escaped as its escapeJson does.
-void write_string(std::string_view s, std::string& out) {
-    static constexpr char kHex[] = "0123456789ABCDEF";
-    out.push_back('"');
-    for (const char c : s) {
-        switch (c) {
-            case '\n': out += "\\n"; break;
-            case '\b': out += "\\b"; break;
-            case '\f': out += "\\f"; break;
-            case '\t': out += "\\t"; break;
-            case '\v': out += "\\u000b"; break;
-            case '\r': out += "\\r"; break;
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            default:
-                if (static_cast<unsigned char>(c) < 0x20) {
-                    out += "\\u00";
-                    out.push_back(kHex[(c >> 4) & 0xF]);
-                    out.push_back(kHex[c & 0xF]);
-                } else {
-                    out.push_back(c);
-                }
-        }
-    }
-    out.push_back('"');
-}
-
-void write_value(const json::value& v, std::string& out) {
-    switch (v.kind()) {
-        case json::kind::null: out += "null"; break;
-        case json::kind::bool_: out += v.get_bool() ? "true" : "false"; break;
-        case json::kind::int64: out += std::to_string(v.get_int64()); break;
-        case json::kind::uint64: out += std::to_string(v.get_uint64()); break;
-        case json::kind::double_: out += nim_float_text(v.get_double()); break;
-        case json::kind::string: write_string(v.get_string(), out); break;
-        case json::kind::array: {
-            out.push_back('[');
-            bool first = true;
-            for (const auto& item : v.get_array()) {
-                if (!first) out.push_back(',');
-                first = false;
-                write_value(item, out);
-            }
-            out.push_back(']');
-            break;
-        }
-        case json::kind::object: {
-            out.push_back('{');
-            bool first = true;
-            for (const auto& [key, item] : v.get_object()) {
-                if (!first) out.push_back(',');
-                first = false;
-                write_string(key, out);
-                out.push_back(':');
-                write_value(item, out);
-            }
-            out.push_back('}');
-            break;
-        }
-    }
-}
-
 }  // namespace
 
 Point shout_heard_at(const Shout& shout) {
@@ -174,10 +111,12 @@ Point shout_heard_at(const Shout& shout) {
             std::clamp(shout.y + static_cast<int>((h >> 16) % span) - kShoutJitterPx, 0, kMapHeight - 1)};
 }
 
-std::string seat_view_json(const SeatViewInput& in) {
+std::string seat_view_json(const SeatViewInput& in) { return nim_json_text(seat_view_object(in)); }
+
+json::object seat_view_object(const SeatViewInput& in) {
     const Sim& sim = in.sim;
     const int index = index_for_seat(sim, in.seat);
-    if (index < 0) return "{}";
+    if (index < 0) return {};
     const auto& players = sim.players();
     const int count = static_cast<int>(players.size());
     const Player& me = players[index];
@@ -272,10 +211,7 @@ std::string seat_view_json(const SeatViewInput& in) {
     view["fort"] = std::move(fort);
     view["your_last_order"] = std::move(last_order);
     if (in.external) view["your_notes"] = mine ? mine->notes : std::string();
-
-    std::string out;
-    write_value(view, out);
-    return out;
+    return view;
 }
 
 OrderContext order_context(const Sim& sim) {

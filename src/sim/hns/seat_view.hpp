@@ -4,6 +4,7 @@
 // external, prompt and manual seats, and what a training bridge encodes per decision. Pure: it
 // reads the sim, the driver's enemy memory and what the decision engine remembers per seat; no
 // clock, no I/O, no server.
+#include <boost/json/object.hpp>
 #include <span>
 #include <string>
 
@@ -42,6 +43,9 @@ OrderContext order_context(const Sim& sim);
 // The seat's last action result as its directive and its next view report it ("" before any).
 std::string last_result_text(const Sim& sim, int slot);
 
+// The seat view object in the reference's key order (empty for a seat with no cog); what the order
+// catalog and the numeric view read.
+boost::json::object seat_view_object(const SeatViewInput& in);
 // The seat view object, serialized compactly with the reference's key order and number format.
 std::string seat_view_json(const SeatViewInput& in);
 

@@ -10,6 +10,8 @@
 
 #include "sim/hns/config.hpp"
 #include "sim/hns/expected.hpp"
+#include "sim/hns/fov.hpp"
+#include "sim/hns/pixel_rows.hpp"
 #include "sim/hns/rng.hpp"
 #include "sim/hns/room.hpp"
 #include "sim/hns/state.hpp"
@@ -37,7 +39,8 @@ public:
     void start_without_lobby();
     // What the episode settles to once its last game is filed (every per-game array padded).
     void settle_episode() { pad_games(); }
-    // A replay control record (chat starting with '{'): only "stop" changes the sim.
+    // A replay control record (chat starting with '{'): only "stop" and "start" (the training
+    // bridge's: the first game began without the lobby) change the sim.
     void apply_control_record(std::string_view record);
 
     std::uint64_t hash() const;
@@ -104,6 +107,8 @@ public:
     std::uint8_t pixel_flags(int x, int y) const;
 
 private:
+    // The differential tests and the microbenchmarks drive the hot internals directly (issue 42).
+    friend struct SimProbe;
     static constexpr int kSeatsCap = 6;
     Sim() = default;
 
@@ -119,10 +124,13 @@ private:
 
     // objects.cpp
     void deal_objects();
+    void build_static_masks();
     void rasterize_objects();
+    // Adds the cells whose blocked state flipped to fovFlips_.
     void refresh_fov_cells(int x0, int y0, int x1, int y1);
     void refresh_object_geometry(const Rect& oldRect, const Rect& newRect);
     void invalidate_fov_caches();
+    void invalidate_fov_caches_seeing(const std::vector<int>& flipped);
     bool rect_hits_wall(const Rect& r) const;
     bool keep_clear_violated(const Rect& r) const;
     bool covers_any_pad(const Rect& r) const;
@@ -155,7 +163,7 @@ private:
     // vision.cpp: tick step 9 (the only file with floats, as in the reference)
     void refresh_player_fov(int slot);
     void compute_shadowcast(int cx, int cy, std::vector<char>& visible) const;
-    void apply_cone(int cx, int cy, int aim, const std::vector<char>& cast, std::vector<char>& visible) const;
+    void apply_cone(int cx, int cy, int aim, const std::vector<char>& cast, std::vector<char>& visible);
     bool line_of_sight_clear(int ax, int ay, int bx, int by) const;
 
     // scoring.cpp: tick steps 10 and 11
@@ -166,11 +174,15 @@ private:
     GameConfig config_;
     Room room_;
     NimRand setupRng_{1};
-    std::vector<char> wallMask_;    // static walls, per pixel
-    std::vector<char> objectMask_;  // furniture, per pixel
+    PixelRows wallMask_;            // static walls, per pixel
+    PixelRows bodyWallMask_;        // a body centred on this pixel would touch a wall
+    PixelRows objectMask_;          // furniture, per pixel
     std::vector<char> fovBlocked_;  // 8 px cells over wall or object
     std::vector<char> wallCells_;   // 8 px cells over walls only (fort scan)
+    std::vector<int> fovFlips_;     // the cells the last geometry change flipped
+    int fovEpoch_ = 0;              // bumps when a fovBlocked_ cell flips: the fog caches' key
     std::vector<FovCache> fov_;
+    ConeFilter cone_;               // looks the cone's verdicts up (shared, not match state)
     std::vector<Player> players_;
     std::vector<GameObject> objects_;
     std::vector<Shout> shouts_;

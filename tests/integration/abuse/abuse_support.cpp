@@ -555,15 +555,6 @@ std::size_t count_occurrences(std::string_view text, std::string_view needle) {
     return count;
 }
 
-bool eventually(const std::function<bool()>& done, std::chrono::milliseconds timeout, std::chrono::milliseconds interval) {
-    const auto deadline = Clock::now() + timeout;
-    while (true) {
-        if (done()) return true;
-        if (Clock::now() >= deadline) return false;
-        std::this_thread::sleep_for(interval);
-    }
-}
-
 std::optional<std::int32_t> create_school(std::uint16_t port, const std::string& name) {
     const auto response = http_request(port, "POST", "/api/schools", boost::json::serialize(boost::json::object{{"name", name}}),
                                        {{"Content-Type", "application/json"}});

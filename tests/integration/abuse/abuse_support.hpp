@@ -66,7 +66,7 @@ public:
     int fd() const { return fd_; }
     void set_nonblocking(bool on);
     // Sends everything before the deadline (polling when the socket is full); false on error or time-out.
-    bool send_all(std::string_view bytes, std::chrono::milliseconds timeout = 5s);
+    bool send_all(std::string_view bytes, std::chrono::milliseconds timeout = kWait);
 
     enum class Read { Data, Eof, Reset, Timeout };
     // Appends what arrives within the timeout (at most `max` bytes).
@@ -92,7 +92,7 @@ struct HttpReply {
 // `head`: the response to a HEAD request has no body whatever its Content-Length says.
 std::optional<HttpReply> take_http_reply(std::string& buffer, bool head);
 // Reads one response from the socket (bytes beyond it stay in `buffer`); `complete` false on time-out or close.
-HttpReply read_http_reply(Socket& socket, std::string& buffer, bool head, std::chrono::milliseconds timeout = 5s);
+HttpReply read_http_reply(Socket& socket, std::string& buffer, bool head, std::chrono::milliseconds timeout = kWait);
 
 // The body is application/problem+json with that numeric status; the failure says why not.
 ::testing::AssertionResult is_problem(const HttpReply& reply, unsigned status);
@@ -137,12 +137,12 @@ struct Upgrade {
 // (and never answered) unless auto_pong is on. Not thread-safe: one thread per client.
 class RawWs {
 public:
-    static Upgrade upgrade(std::uint16_t port, const UpgradeOptions& options = {}, std::chrono::milliseconds timeout = 5s);
+    static Upgrade upgrade(std::uint16_t port, const UpgradeOptions& options = {}, std::chrono::milliseconds timeout = kWait);
     // The client after a 101; nullptr (and a test failure) otherwise.
     static std::unique_ptr<RawWs> connect(std::uint16_t port, const UpgradeOptions& options = {});
     RawWs(Socket socket, std::string already_read);
 
-    bool send_raw(std::string_view bytes, std::chrono::milliseconds timeout = 5s);
+    bool send_raw(std::string_view bytes, std::chrono::milliseconds timeout = kWait);
     bool send(std::uint8_t op, std::string_view payload) { return send_raw(client_frame(op, payload)); }
     bool send_binary(const protocol::Bytes& payload) { return send_raw(client_frame(opcode::kBinary, payload)); }
     bool send_close(std::uint16_t code, std::string_view reason = "");
@@ -154,7 +154,7 @@ public:
     WsEvent read_binary(std::chrono::milliseconds timeout);
     // Binary messages until one whose first byte is `id` arrives; nothing when the connection ends or
     // the time runs out first.
-    std::optional<WsMessage> read_until_id(std::uint8_t id, std::chrono::milliseconds timeout = 5s);
+    std::optional<WsMessage> read_until_id(std::uint8_t id, std::chrono::milliseconds timeout = kWait);
     // Reads until the connection ends; nothing if it has not ended within the timeout.
     std::optional<WsEnded> read_until_end(std::chrono::milliseconds timeout);
 
@@ -232,10 +232,6 @@ std::optional<double> open_connections(std::uint16_t port, const std::string& ve
 std::optional<std::size_t> rss_bytes(pid_t pid);      // VmRSS from /proc/PID/status
 std::optional<double> cpu_seconds(pid_t pid);         // utime + stime from /proc/PID/stat
 std::size_t count_occurrences(std::string_view text, std::string_view needle);
-
-// Polls `done` every `interval` until it holds or the timeout passes; whether it held.
-bool eventually(const std::function<bool()>& done, std::chrono::milliseconds timeout,
-                std::chrono::milliseconds interval = 20ms);
 
 // POST /api/schools with a name; the new id, or nothing (and a test failure).
 std::optional<std::int32_t> create_school(std::uint16_t port, const std::string& name);

@@ -27,7 +27,7 @@ protected:
 // request before reading is not cut off with a reset.
 inline constexpr std::size_t kHugeBodyBytes = 1024 * 1024;
 inline constexpr std::size_t kHugeHeaderBytes = 256 * 1024;
-inline constexpr auto kErrorAnswerDeadline = 10s;
+inline constexpr auto kErrorAnswerDeadline = kWait;
 
 struct Exchange {
     HttpReply reply;
@@ -128,7 +128,7 @@ TEST_F(HttpAbuse, A400ForAMalformedRequestArrivesWholeWhileTheClientKeepsSending
 
 // ---- HEAD then GET on one keep-alive connection ----
 
-inline constexpr auto kReplyDeadline = 3s;
+inline constexpr auto kReplyDeadline = kWait;
 
 TEST_F(HttpAbuse, AGetAfterAHeadOnOneKeepAliveConnectionGetsItsBody) {
     Socket socket = Socket::connect(server.port());

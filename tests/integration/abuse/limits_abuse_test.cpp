@@ -18,12 +18,12 @@ namespace v4 = protocol::v4;
 
 protocol::Bytes schools_hello() { return v4::encode(v4::Hello{v4::kVersion, 0}); }
 
-inline constexpr auto kGaugeSettle = 5s;  // a closed session leaves the gauge within this
+inline constexpr auto kGaugeSettle = kWait;  // a closed session leaves the gauge (at once on a quiet machine)
 
 // Closes cleanly (close frame, wait for the echo) so the server finishes the session at once.
 void close_politely(RawWs& ws) {
     ws.send_close(1000, "bye");
-    ws.read_until_end(5s);
+    ws.read_until_end(kWait);
     ws.socket().close();
 }
 
@@ -104,8 +104,8 @@ inline constexpr int kStormConnections = 200;
 inline constexpr auto kStormHold = 2s;            // the storm's sockets stay open this long
 inline constexpr std::size_t kMaxAcceptErrorLines = 20;
 inline constexpr double kMaxStormCpuShare = 0.25;  // of one core during the hold: backing off, not spinning
-inline constexpr auto kServedDeadline = 3s;       // pre-storm clients answer within this after the storm
-inline constexpr auto kRecoverDeadline = 5s;      // a new connection is served once the storm has gone
+inline constexpr auto kServedDeadline = kWait;    // pre-storm clients answer after the storm
+inline constexpr auto kRecoverDeadline = kWait;   // a new connection is served once the storm has gone
 inline constexpr int kStormClientsChecked = 5;    // accepted storm connections that must still work
 
 TEST(LimitsAbuse, AConnectionStormUnderALowDescriptorLimitKeepsServingTheAcceptedAndBacksOffQuietly) {

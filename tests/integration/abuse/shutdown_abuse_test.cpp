@@ -17,11 +17,11 @@ namespace {
 inline constexpr int kRounds = 20;
 inline constexpr int kLoops = 32;
 inline constexpr int kRequestsBeforeSignal = 2;  // by every loop: all 32 connections are live when the signal comes
-inline constexpr auto kLoadDeadline = 10s;
-inline constexpr auto kExitDeadline = 10s;
+inline constexpr auto kLoadDeadline = kWait;
+inline constexpr auto kExitDeadline = kWait;
 inline constexpr auto kSocketTimeout = std::chrono::seconds(2);  // a loop never blocks longer than this
 inline constexpr auto kReconnectPause = 5ms;
-inline constexpr auto kOutputDeadline = 2s;
+inline constexpr auto kOutputDeadline = kWait;
 
 // GET /health again and again on one connection, reconnecting when it breaks, until told to stop.
 void keep_alive_loop(std::uint16_t port, const std::atomic<bool>& stop, std::atomic<int>& served) {

@@ -34,7 +34,7 @@ inline constexpr auto kBusySlack = 300ms;            // SQLite's busy handler sl
 inline constexpr auto kMaxPingRoundTrip = 50ms;      // what a player may notice while the disk is stuck
 inline constexpr auto kPingEvery = 100ms;
 inline constexpr auto kHealthEvery = 250ms;
-inline constexpr auto kRecoveryDeadline = 10s;       // a clock write lands within a few commit intervals
+inline constexpr auto kRecoveryDeadline = kWait;     // a clock write lands within a few commit intervals
 inline constexpr int kRaceRounds = 500;
 // Every answer that touches the loop waits for its next tick: the fastest loop keeps 500 rounds short.
 inline constexpr const char* kRaceTickRate = "120";
@@ -97,7 +97,7 @@ std::optional<Clock::duration> ping(WsClient& client, std::int64_t stamp) {
         return std::nullopt;
     }
     for (int frames = 0; frames < 100; ++frames) {
-        auto event = client.read(5s);
+        auto event = client.read(kWait);
         auto* frame = std::get_if<Frame>(&event);
         if (!frame) break;
         auto message = v4::decode_server(frame->data);
@@ -205,7 +205,7 @@ TEST(StoreAbuse, ShutdownAnswersEveryCreateStillWaitingForTheStore) {
         for (auto at = out.find("event=school_create_queued"); at != std::string::npos; at = out.find("event=school_create_queued", at + 1)) ++n;
         return n;
     };
-    const auto queued_by = Clock::now() + 5s;
+    const auto queued_by = Clock::now() + kWait;
     while (queued_count() < kCreates && Clock::now() < queued_by) std::this_thread::sleep_for(5ms);
     ASSERT_EQ(queued_count(), static_cast<std::size_t>(kCreates)) << server.output();
     const auto exit_code = server.stop(SIGTERM, 30s);

@@ -37,7 +37,7 @@ TEST(ArenaCapacity, TheJoinThatWouldOverflowASnapshotIsRefusedWithTryAgainLater)
     auto refused = WsClient::connect(server.port());
     ASSERT_TRUE(refused);
     ASSERT_TRUE(refused->send(arena_hello("one too many")));
-    auto event = refused->read(10s);
+    auto event = refused->read(kWait);
     auto* closed = std::get_if<Closed>(&event);
     ASSERT_TRUE(closed) << "the refused player got a frame instead of a close";
     EXPECT_EQ(closed->code, 1013);
@@ -48,7 +48,7 @@ TEST(ArenaCapacity, TheJoinThatWouldOverflowASnapshotIsRefusedWithTryAgainLater)
     for (auto& player : players) {
         bool caught_up = false;
         for (int i = 0, checked = 0; checked < 5 && i < 5 + 64; ++i) {
-            auto raw = player->ws().read(5s);
+            auto raw = player->ws().read(kWait);
             auto* frame = std::get_if<Frame>(&raw);
             ASSERT_TRUE(frame) << "player " << player->id() << " lost its connection";
             if (frame->data.empty() || frame->data[0] != v1::id::kSnapshot) continue;

@@ -254,7 +254,7 @@ TEST_F(Arena, SnapshotFramesAreSevenPlusTwentyOneBytesPerEntityAndCarryEveryObst
     std::optional<std::vector<v1::EntityState>> obstacles;
     int checked = 0;
     for (int i = 0; i < 60 && checked < 20; ++i) {
-        auto event = ann.ws().read(5s);
+        auto event = ann.ws().read(kWait);
         auto* frame = std::get_if<Frame>(&event);
         ASSERT_TRUE(frame) << "expected a frame";
         ASSERT_FALSE(frame->data.empty());
@@ -325,7 +325,7 @@ TEST_F(Arena, HelloNamesOverThirtyTwoBytesOrNotUtf8CloseWithInvalidPayload) {
         auto client = WsClient::connect(port());
         ASSERT_TRUE(client);
         ASSERT_TRUE(client->send(hello_with(name)));
-        auto closed = client->read_until_closed(10s);
+        auto closed = client->read_until_closed(kWait);
         ASSERT_TRUE(closed) << what;
         EXPECT_EQ(closed->code, 1007) << what;
     }

@@ -49,7 +49,7 @@ std::string problem_code(const HttpResult& response) {
 std::optional<std::uint16_t> play_out_as(std::uint16_t port, const std::string& id, const std::string& token) {
     auto global = open_socket(port, "/global?match=" + id + "&ownerToken=" + token);
     if (!global || !global->send(text_message("6"))) return std::nullopt;
-    auto closed = global->read_until_closed(60s);
+    auto closed = global->read_until_closed(kWait);
     if (!closed) return std::nullopt;
     return closed->code;
 }
@@ -232,15 +232,6 @@ TEST_F(OpenMode, IsTheDefaultOnLoopbackAndTrustsEveryone) {
 // ---- private seats (both modes) ----
 
 const SeatBot::Answer kHide = [](int, int, int) { return std::string(R"({"intent":"hide"})"); };
-
-// Polls `done` between short sleeps, at most `limit` times; whether it came true.
-bool eventually(const std::function<bool()>& done, int limit = 1000) {
-    for (int i = 0; i < limit; ++i) {
-        if (done()) return true;
-        std::this_thread::sleep_for(20ms);
-    }
-    return done();
-}
 
 std::unique_ptr<SeatBot> external_seat(std::uint16_t port, const std::string& target, int seat) {
     auto ws = open_socket(port, target);

@@ -45,7 +45,7 @@ TEST(HnsDropIn, RunsOneMatchWritesItsFilesAndExits) {
     bool over = false;
     for (int frames = 0; frames < 5000 && !over; ++frames) {
         for (auto& seat : seats) {
-            auto event = seat->read(10s);
+            auto event = seat->read(kWait);
             if (std::holds_alternative<Closed>(event)) over = true;
             else if (auto* frame = std::get_if<Frame>(&event); frame && frame->binary) seat->send(ready_message());
             else if (!std::get_if<Frame>(&event)) FAIL() << "seat socket timed out";
@@ -55,10 +55,7 @@ TEST(HnsDropIn, RunsOneMatchWritesItsFilesAndExits) {
     // HTTP still answers during the linger; then the process leaves on its own with status 0.
     EXPECT_EQ(http_request(port, "GET", "/healthz").body, "healthy");
     std::optional<int> status;
-    for (int i = 0; i < 100 && !status; ++i) {
-        std::this_thread::sleep_for(100ms);
-        status = server.exited();
-    }
+    eventually([&] { return (status = server.exited()).has_value(); }, kWait, 100ms);
     ASSERT_TRUE(status) << "the server did not exit after the linger";
     EXPECT_EQ(*status, 0);
 

@@ -77,7 +77,7 @@ inline protocol::Bytes ready_message() { return {sv::id::kPlayerReady}; }
 
 // The next binary message (text frames, e.g. decisions, are returned in `texts` when given).
 inline std::optional<protocol::Bytes> next_binary(WsClient& ws, std::vector<std::string>* texts = nullptr,
-                                                 std::chrono::milliseconds timeout = 5s) {
+                                                 std::chrono::milliseconds timeout = kWait) {
     for (;;) {
         auto event = ws.read(timeout);
         auto* frame = std::get_if<Frame>(&event);
@@ -88,7 +88,7 @@ inline std::optional<protocol::Bytes> next_binary(WsClient& ws, std::vector<std:
 }
 
 // The next text message (a decision), skipping binary frames.
-inline std::optional<std::string> next_text(WsClient& ws, std::chrono::milliseconds timeout = 10s) {
+inline std::optional<std::string> next_text(WsClient& ws, std::chrono::milliseconds timeout = kWait) {
     for (;;) {
         auto event = ws.read(timeout);
         auto* frame = std::get_if<Frame>(&event);
@@ -129,9 +129,12 @@ inline int decisions_seen(const std::vector<std::string>& texts) {
     return n;
 }
 
+// A match watched at 16 ticks per frame ends in seconds on a quiet machine (a 40-turn hunt in ~10 s).
+inline constexpr std::chrono::milliseconds kPlayOutDeadline = 300s;
+
 // Watches the match on /global at 16 ticks per frame until it ends; the close code (1000 when
 // the match finished), or nothing when it did not end in time.
-inline std::optional<std::uint16_t> play_out(std::uint16_t port, const std::string& id, std::chrono::milliseconds timeout = 60s) {
+inline std::optional<std::uint16_t> play_out(std::uint16_t port, const std::string& id, std::chrono::milliseconds timeout = kPlayOutDeadline) {
     auto global = open_socket(port, "/global?match=" + id);
     if (!global || !global->send(text_message("6"))) return std::nullopt;
     auto closed = global->read_until_closed(timeout);

@@ -245,6 +245,11 @@ TEST_F(HnsLeagues, BadBodiesAreProblemsNamingTheKey) {
     EXPECT_EQ(command.status, 400U);
     EXPECT_EQ(league_problem(command), "command-refused");
     EXPECT_NE(command.body.find("a server never runs a command"), std::string::npos) << command.body;
+    // Nor calls a URL a league names (issue 41): numeric entrants play through hschool-hns league.
+    const auto numeric = post_league(server->port(), R"({"entrants":[{"name":"a","kind":"numeric:http://10.0.0.1/actions"},{"name":"b","kind":"builtin:teacher"}],"matches":1})");
+    EXPECT_EQ(numeric.status, 400U);
+    EXPECT_EQ(league_problem(numeric), "numeric-refused");
+    EXPECT_NE(numeric.body.find("a server never calls a policy URL a client names"), std::string::npos) << numeric.body;
     const auto file = post_league(server->port(), R"({"entrants":[{"name":"a","kind":"prompt:/etc/passwd"},{"name":"b","kind":"builtin:idle"}],"matches":1})");
     EXPECT_EQ(league_problem(file), "file-refused");
     const auto over = post_league(server->port(), R"({"entrants":[{"name":"a","kind":"builtin:idle"},{"name":"b","kind":"builtin:idle"}],"matches":1001})");
@@ -261,7 +266,7 @@ TEST_F(HnsLeagues, LiveMatchesKeepPlayingBesideARunningLeague) {
     until_league_played(server->port(), league, 1);
     const std::string match = create_match(server->port(), R"({"variant":"certification","bots":6})");
     ASSERT_FALSE(match.empty());
-    EXPECT_EQ(play_out(server->port(), match, std::chrono::seconds(120)), 1000) << "the live match ended normally";
+    EXPECT_EQ(play_out(server->port(), match), 1000) << "the live match ended normally";
     EXPECT_EQ(match_json(server->port(), match).at("phase"), "finished");
     const auto during = league_json(server->port(), league);
     EXPECT_EQ(during.at("state"), "running");

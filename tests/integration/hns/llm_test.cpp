@@ -52,12 +52,14 @@ public:
     // Plays the match to its end; the finished match's REST object.
     json::object finish() {
         for (auto& bot : bots) bot->wait();
-        for (int i = 0; i < 100; ++i) {
+        json::object finished;
+        eventually([&] {
             auto m = match_json(server.port(), id);
-            if (m.contains("phase") && m.at("phase") == "finished") return m;
-            std::this_thread::sleep_for(50ms);
-        }
-        return {};
+            if (!m.contains("phase") || m.at("phase") != "finished") return false;
+            finished = std::move(m);
+            return true;
+        });
+        return finished;
     }
     std::string replay() { return download_replay(server.port(), id); }
 

@@ -63,7 +63,7 @@ TEST(HnsPriorities, AMatchMadeOverRestRunsAtTheServersPriorityNotTheWorkers) {
     ASSERT_FALSE(id.empty());
     // The thread names itself as it starts: wait (bounded) until it has.
     std::map<int, TaskInfo> tasks = tasks_of(server.pid());
-    for (const auto until = Clock::now() + 10s; count_named(tasks, "hns-" + id) == 0 && Clock::now() < until;) {
+    for (const auto until = Clock::now() + kWait; count_named(tasks, "hns-" + id) == 0 && Clock::now() < until;) {
         std::this_thread::sleep_for(10ms);
         tasks = tasks_of(server.pid());
     }
@@ -100,7 +100,7 @@ TEST(HnsPriorities, ReplayViewersShareAFewLowPriorityThreads) {
     for (int i = 0; i < viewers; ++i) {
         auto& v = *sockets[static_cast<std::size_t>(i)];
         int frames = 0;
-        const auto until = Clock::now() + 20s;
+        const auto until = Clock::now() + kWait;
         while (frames < 3 && Clock::now() < until) {
             auto event = v.read(100ms);
             if (std::holds_alternative<WsEnded>(event)) FAIL() << "viewer " << i << " closed: " << describe(event);

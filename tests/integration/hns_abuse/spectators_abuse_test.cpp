@@ -4,6 +4,8 @@
 // while one that never reads is closed after the write stall.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
 #include <iostream>
 
 #include "hns_abuse_support.hpp"
@@ -12,28 +14,36 @@ namespace hschool::test::hns_abuse {
 namespace {
 
 constexpr int kSpectators = 8;
-constexpr auto kWatch = 3s;                 // how long the in-step spectators are read
-constexpr auto kWriteStall = 4000ms;        // --write-stall-ms for the stall test
-constexpr auto kPause = 2000ms;             // the slow spectator's pause: well within the stall
+constexpr int kFramesEach = 10;            // frames every in-step spectator is read for the encode count
+// --write-stall-ms for the stall test: the silent spectator goes this long after its window shut,
+// which is when the slow one fell behind beside it; the slow one answers its Pings again long before.
+constexpr auto kWriteStall = 10000ms;
 constexpr int kSmallReceiveBuffer = 64 * 1024;  // a pause fills the socket at once; reading is still quick
 constexpr std::size_t kMaxSpectatorRssGrowth = 96u << 20;  // a few backlogs at most, not one per tick
 
 const std::string kDeltas = R"(hschool_hns_spectator_encodes_total{kind="delta"})";
 const std::string kResyncs = R"(hschool_hns_viewer_resyncs_total{stream="global"})";
 
-// Reads every socket in turn for `span`; binary messages per socket.
-std::vector<int> read_all_for(std::vector<std::unique_ptr<RawWs>>& sockets, std::chrono::milliseconds span) {
-    std::vector<int> counts(sockets.size(), 0);
-    const auto until = Clock::now() + span;
-    while (Clock::now() < until) {
-        for (std::size_t i = 0; i < sockets.size(); ++i) {
-            for (int burst = 0; burst < 16; ++burst) {
-                auto event = sockets[i]->read(1ms);
-                auto* m = std::get_if<WsMessage>(&event);
-                if (!m) break;
-                if (m->op == opcode::kBinary) ++counts[i];
-            }
+// One pass over the sockets, each read while it has messages waiting; adds binary messages per socket.
+void read_pass(std::vector<std::unique_ptr<RawWs>>& sockets, std::vector<int>& counts) {
+    counts.resize(sockets.size(), 0);
+    for (std::size_t i = 0; i < sockets.size(); ++i) {
+        for (int burst = 0; burst < 16; ++burst) {
+            auto event = sockets[i]->read(1ms);
+            auto* m = std::get_if<WsMessage>(&event);
+            if (!m) break;
+            if (m->op == opcode::kBinary) ++counts[i];
         }
+    }
+}
+
+// Reads every socket in turn until each has had `each` binary messages and `also` holds, or kWait
+// passes; the messages per socket.
+std::vector<int> read_until(std::vector<std::unique_ptr<RawWs>>& sockets, int each, const std::function<bool()>& also = [] { return true; }) {
+    std::vector<int> counts(sockets.size(), 0);
+    for (const auto until = Clock::now() + kWait; Clock::now() < until;) {
+        read_pass(sockets, counts);
+        if (*std::min_element(counts.begin(), counts.end()) >= each && also()) break;
     }
     return counts;
 }
@@ -49,10 +59,12 @@ TEST(HnsSpectatorsAbuse, ManySpectatorsCostTheMatchOneEncodePerTick) {
         spectators.push_back(sprite_socket(server.port(), "/global?match=" + id));
         ASSERT_TRUE(spectators.back());
     }
-    read_all_for(spectators, 1s);  // every one has had its keyframe
+    read_until(spectators, 1);  // every one has had its keyframe
     const double deltas = counter(server.port(), kDeltas);
     const auto tick = hns::match_tick(server.port(), id);
-    const auto counts = read_all_for(spectators, kWatch);
+    // Each spectator is read for kFramesEach frames over more than 10 ticks: N separate encoders
+    // would show as N diffs a tick.
+    const auto counts = read_until(spectators, kFramesEach + 1, [&] { return hns::match_tick(server.port(), id) - tick > 10; });
     const double encoded = counter(server.port(), kDeltas) - deltas;
     const auto ticks = hns::match_tick(server.port(), id) - tick;
     std::cout << "[ encodes  ] " << encoded << " shared diffs for " << ticks << " ticks and " << kSpectators << " spectators\n";
@@ -60,9 +72,15 @@ TEST(HnsSpectatorsAbuse, ManySpectatorsCostTheMatchOneEncodePerTick) {
     EXPECT_GT(encoded, 0);
     // One diff per frame (a frame is at least one tick) for all of them: N spectators would be N×.
     EXPECT_LE(encoded, static_cast<double>(ticks) + 2);
-    for (int i = 0; i < kSpectators; ++i) EXPECT_GT(counts[static_cast<std::size_t>(i)], 10) << "spectator " << i;
+    for (int i = 0; i < kSpectators; ++i) EXPECT_GT(counts[static_cast<std::size_t>(i)], kFramesEach) << "spectator " << i;
 }
 
+// The slow spectator and the silent one read nothing from the start (their small receive buffers
+// fill at once): each falls behind by construction. The test waits for the server to say so (two
+// resyncs), then the slow one reads again and must get a second keyframe — the resync — and go on
+// without being closed; the silent one must be closed by the write stall. Without the resync (a
+// backlog kept, or the viewer closed) the slow one sees no second keyframe or ends; without the
+// stall rule the silent one stays connected.
 TEST(HnsSpectatorsAbuse, ASlowSpectatorIsResyncedNotClosedAndOneThatNeverReadsGoesAfterTheStall) {
     TempDir dir;
     ServerProcess server(server_args(dir, {"--write-stall-ms", std::to_string(kWriteStall.count())}), rss_launch());
@@ -77,39 +95,52 @@ TEST(HnsSpectatorsAbuse, ASlowSpectatorIsResyncedNotClosedAndOneThatNeverReadsGo
     const auto rss_before = rss_bytes(server.pid()).value_or(0);
     const double resyncs = counter(server.port(), kResyncs);
 
-    // The slow one pauses; the reader goes on, so the match keeps sending.
+    // The reader goes on, so the match keeps sending diffs while the two are behind.
     std::vector<std::unique_ptr<RawWs>> readers;
     readers.push_back(std::move(reader));
-    read_all_for(readers, kPause);
-    EXPECT_GE(counter(server.port(), kResyncs), resyncs + 1) << "nobody fell behind in " << kPause.count() << " ms";
+    std::vector<int> read;
+    const bool fell_behind = eventually(
+        [&] {
+            read_pass(readers, read);
+            return counter(server.port(), kResyncs) >= resyncs + 2;
+        },
+        kWait, 10ms);
+    ASSERT_TRUE(fell_behind) << "the two that read nothing never fell behind in " << kWait.count() << " ms";
     const auto rss_paused = rss_bytes(server.pid()).value_or(0);
     EXPECT_LT(rss_paused, rss_before + kMaxSpectatorRssGrowth) << rss_before << " → " << rss_paused;
 
     // It reads again: what the kernel held (from the keyframe it got on joining), then a second
     // keyframe — the resync — then the shared diff.
     int headers = 0, after = 0, messages = 0;
-    const auto until = Clock::now() + 10s;
-    while (Clock::now() < until && after < 20) {
+    for (const auto until = Clock::now() + kWait; Clock::now() < until && after < 20;) {
         auto event = slow->read(100ms);
         if (std::holds_alternative<WsEnded>(event)) FAIL() << "the slow spectator was closed: " << describe(event);
+        read_pass(readers, read);
         auto* m = std::get_if<WsMessage>(&event);
         if (!m || m->op != opcode::kBinary) continue;
         ++messages;
         if (is_global_header(m->payload)) ++headers;
         else if (headers >= 2) ++after;
-        read_all_for(readers, 1ms);
     }
     EXPECT_GE(headers, 2) << "no resync keyframe after the pause in " << messages << " messages";
     EXPECT_GE(after, 20) << "no shared frames after the keyframe";
 
     // The silent one never read: closed once its socket took nothing for the write stall (the
-    // gauge says so; reading it now would un-stall it).
-    ASSERT_TRUE(eventually([&] { return open_connections(server.port(), "sprite") == 2.0; }, kWriteStall + 10s))
+    // gauge says so; reading it now would un-stall it). The other two are read all the while: the
+    // two left connected are they.
+    const RawWs& slow_one = *slow;
+    readers.push_back(std::move(slow));
+    ASSERT_TRUE(eventually(
+        [&] {
+            read_pass(readers, read);
+            return open_connections(server.port(), "sprite") == 2.0;
+        },
+        kWriteStall + kWait, 10ms))
         << "a spectator that never reads is still connected";
     EXPECT_GE(Clock::now() - silent_since, kWriteStall);
-    EXPECT_TRUE(silent->read_until_end(10s)) << "its connection did not end";
-    EXPECT_FALSE(slow->ended());
-    std::cout << "[ resync   ] rss " << (rss_before >> 20) << " → " << (rss_paused >> 20) << " MB while paused; resyncs "
+    EXPECT_TRUE(silent->read_until_end(kWait)) << "its connection did not end";
+    EXPECT_FALSE(slow_one.ended()) << "the slow spectator was closed";
+    std::cout << "[ resync   ] rss " << (rss_before >> 20) << " → " << (rss_paused >> 20) << " MB while behind; resyncs "
               << counter(server.port(), kResyncs) - resyncs << "\n";
 }
 

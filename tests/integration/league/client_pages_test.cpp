@@ -59,12 +59,10 @@ TEST_F(HnsClientPages, LoadingThePlayerPageLeavesTheSeatFree) {
     auto seat = open_socket(port, "/player?slot=0&token=token-0");
     ASSERT_TRUE(seat);
     ASSERT_TRUE(next_binary(*seat));
-    bool seated = false;
-    for (int i = 0; i < 100 && !seated; ++i) {
+    const bool seated = eventually([&] {
         const auto seats = match_json(port, "m1").at("seats").as_array();
-        seated = !seats.empty() && seats[0].as_object().at("identity") == "alpha";
-        if (!seated) std::this_thread::sleep_for(20ms);
-    }
+        return !seats.empty() && seats[0].as_object().at("identity") == "alpha";
+    });
     EXPECT_TRUE(seated) << json::serialize(match_json(port, "m1"));
 }
 

@@ -111,16 +111,14 @@ TEST(HnsLeague, ASeatProgramWhoseSocketIsTakenReDialsAndIsReadmitted) {
     auto seats = start_seats(port, dir.path());
     // Mid-episode, another socket presents seat 2's token: the server gives it the seat and closes
     // the program's socket; the program re-dials and takes its seat back the same way.
-    bool playing = false;
-    for (int i = 0; i < 3000 && !playing; ++i) {
+    const bool playing = eventually([&] {
         const auto m = match_json(port, "m1");
-        playing = m.contains("tick") && m.at("tick").as_int64() > 120;
-        if (!playing) std::this_thread::sleep_for(10ms);
-    }
+        return m.contains("tick") && m.at("tick").as_int64() > 120;
+    }, kWait, 10ms);
     ASSERT_TRUE(playing) << json::serialize(match_json(port, "m1"));
     auto intruder = open_socket(port, "/player?slot=2&token=token-2");
     ASSERT_TRUE(intruder);
-    const auto closed = intruder->read_until_closed(20s);
+    const auto closed = intruder->read_until_closed(kWait);
     ASSERT_TRUE(closed) << "the program never took its seat back";
     EXPECT_EQ(closed->code, 1008) << closed->reason;
     for (int s = 0; s < kSeats; ++s) {

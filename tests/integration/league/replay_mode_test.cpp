@@ -24,7 +24,7 @@ json::object chrome_of(const protocol::Bytes& message) {
 // Frames until the chrome says `tick` (and `paused`, when asked); false if it never does.
 bool chrome_reaches(WsClient& ws, std::int64_t tick, bool paused) {
     for (int i = 0; i < 120; ++i) {
-        auto message = next_binary(ws, nullptr, 10s);
+        auto message = next_binary(ws, nullptr);
         if (!message) return false;
         const auto c = chrome_of(*message);
         if (c.contains("t") && c.at("t").as_int64() == tick && (!paused || c.at("paused") == true)) return true;
@@ -45,7 +45,7 @@ TEST(HnsReplayMode, ServesTheLoadedReplayAsTheRunnerChecksIt) {
     EXPECT_EQ(http_request(port, "GET", "/client/replay").status, 200U);
     auto viewer = open_socket(port, "/replay");
     ASSERT_TRUE(viewer);
-    auto first = next_binary(*viewer, nullptr, 10s);
+    auto first = next_binary(*viewer, nullptr);
     ASSERT_TRUE(first);
     EXPECT_FALSE(first->empty());
     EXPECT_TRUE(starts_with(*first, kGlobalHeader));
@@ -86,10 +86,7 @@ TEST(HnsReplayMode, ServesTheLoadedReplayAsTheRunnerChecksIt) {
     for (int i = 0; i < 8; ++i) {
         // The sockets closed above give their places back as their closes are processed.
         std::unique_ptr<WsClient> ws;
-        for (int attempt = 0; attempt < 100 && !ws; ++attempt) {
-            ws = open_socket(port, "/replay");
-            if (!ws) std::this_thread::sleep_for(20ms);
-        }
+        eventually([&] { return (ws = open_socket(port, "/replay")) != nullptr; });
         ASSERT_TRUE(ws) << "viewer " << i;
         viewers.push_back(std::move(ws));
     }

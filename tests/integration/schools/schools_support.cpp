@@ -1,7 +1,9 @@
 #include "schools_support.hpp"
 
 #include <cstdio>
+#include <iterator>
 #include <regex>
+#include <thread>
 
 namespace hschool::test::schools {
 
@@ -290,16 +292,43 @@ std::vector<v4::Clock> next_clocks(WsClient& client, int count) {
     return clocks;
 }
 
-std::optional<std::vector<v4::ServerMessage>> until_pong(WsClient& client, std::int64_t stamp) {
+std::optional<Ponged> ping(WsClient& client, std::int64_t stamp) {
     EXPECT_TRUE(client.send(v4::encode(v4::Ping{stamp})));
-    std::vector<v4::ServerMessage> before;
+    Ponged result;
     for (int i = 0; i < 500; ++i) {
         auto message = next_raw(client);
         if (!message) return std::nullopt;
-        if (const auto* pong = std::get_if<v4::Pong>(&message->message); pong && pong->client_time_ms == stamp) return before;
-        before.push_back(std::move(message->message));
+        if (const auto* pong = std::get_if<v4::Pong>(&message->message); pong && pong->client_time_ms == stamp) {
+            result.pong = *pong;
+            return result;
+        }
+        result.before.push_back(std::move(message->message));
     }
     ADD_FAILURE() << "no Pong for " << stamp;
+    return std::nullopt;
+}
+
+std::optional<std::vector<v4::ServerMessage>> until_pong(WsClient& client, std::int64_t stamp) {
+    auto ponged = ping(client, stamp);
+    if (!ponged) return std::nullopt;
+    return std::move(ponged->before);
+}
+
+std::optional<std::vector<v4::ServerMessage>> over_ticks(WsClient& client, std::uint32_t ticks) {
+    constexpr auto kPingPace = 25ms;        // 40 Pings a second: well inside the inbound budget (120)
+    constexpr std::int64_t kStamps = 7000;  // stamps of its own, apart from the tests'
+    std::int64_t stamp = kStamps;
+    auto first = ping(client, stamp);
+    if (!first) return std::nullopt;
+    std::vector<v4::ServerMessage> between = std::move(first->before);
+    for (const auto until = std::chrono::steady_clock::now() + kWait; std::chrono::steady_clock::now() < until;) {
+        std::this_thread::sleep_for(kPingPace);
+        auto next = ping(client, ++stamp);
+        if (!next) return std::nullopt;
+        between.insert(between.end(), std::make_move_iterator(next->before.begin()), std::make_move_iterator(next->before.end()));
+        if (next->pong.server_tick >= first->pong.server_tick + ticks) return between;
+    }
+    ADD_FAILURE() << "the server's tick did not advance by " << ticks << " in " << kWait.count() << " ms";
     return std::nullopt;
 }
 
@@ -310,13 +339,13 @@ int count_clocks(const std::vector<v4::ServerMessage>& messages) {
 }
 
 void expect_no_more_clocks(WsClient& client) {
-    // Clocks queued before the server handled our last message may still be on their way.
-    ASSERT_TRUE(until_pong(client, 9001));
-    std::this_thread::sleep_for(250ms);
+    // The loop applies what we sent before a Ping in its next wake-up, before it steps: two ticks
+    // past that Ping's Pong, it can make no more Clocks for us.
+    ASSERT_TRUE(over_ticks(client, 2));
+    // Clocks it made before then were queued when that Pong was; they come before the next one's.
     ASSERT_TRUE(until_pong(client, 9002));
-    // Anything in flight is gone now; six ticks of silence prove the clocks stopped.
-    std::this_thread::sleep_for(300ms);
-    const auto window = until_pong(client, 9003);
+    // Six ticks of silence prove the clocks stopped.
+    const auto window = over_ticks(client, 6);
     ASSERT_TRUE(window);
     EXPECT_EQ(count_clocks(*window), 0) << "Clock frames still arrive";
 }

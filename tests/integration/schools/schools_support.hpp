@@ -75,7 +75,7 @@ struct RawMessage {
     v4::ServerMessage message;
 };
 // The next frame, decoded; nothing (and a test failure) on close, time-out or a malformed frame.
-std::optional<RawMessage> next_raw(WsClient& client, std::chrono::milliseconds timeout = 5s);
+std::optional<RawMessage> next_raw(WsClient& client, std::chrono::milliseconds timeout = kWait);
 // OpenSchool then the first frame after it, which must be the school's MapSnapshot.
 std::optional<RawMessage> open_school(WsClient& client, std::int32_t id);
 // The next `count` Clock frames; any other frame fails the test.
@@ -91,11 +91,20 @@ std::optional<v4::Clock> clock_where(WsClient& client, Pred pred, int max_frames
     ADD_FAILURE() << "no matching clock within " << max_frames << " frames";
     return std::nullopt;
 }
+struct Ponged {
+    std::vector<v4::ServerMessage> before;  // every message that arrived before the Pong
+    v4::Pong pong;
+};
+// Sends Ping{stamp}; its Pong (whose tick is the loop's when the Ping was read) and what came first.
+std::optional<Ponged> ping(WsClient& client, std::int64_t stamp);
 // Sends Ping{stamp}; every message that arrives before its Pong.
 std::optional<std::vector<v4::ServerMessage>> until_pong(WsClient& client, std::int64_t stamp);
+// Pings (well inside the inbound budget) until a Pong's tick is `ticks` past the first one's; every
+// message that arrived before that Pong. The server's own clock, however slow the machine.
+std::optional<std::vector<v4::ServerMessage>> over_ticks(WsClient& client, std::uint32_t ticks);
 int count_clocks(const std::vector<v4::ServerMessage>& messages);
-// Proves the connection gets no Clock any more: drains what was in flight, then checks a quiet
-// window of several ticks between two pongs.
+// Proves the connection gets no Clock any more: waits until whatever stopped them has been applied
+// and what was in flight has arrived, then checks a window of several server ticks without one.
 void expect_no_more_clocks(WsClient& client);
 // Consecutive clocks of a running school at `speed_index`: every step is a positive whole number of
 // ticks, and at least one step is exactly one tick (of a 20 Hz loop unless `tick_rate` says otherwise).

@@ -44,6 +44,7 @@ public:
     void frame_bytes(const char*, std::size_t) override {}
     void spectator_encodes(std::size_t, std::size_t) override {}
     void viewer_resyncs(const char*, std::size_t) override {}
+    void replay_seek(std::size_t) override {}
     void decision_latency(double) override {}
     void fallback(const char*) override {}
     void refused(const char* reason) override { last_refusal = reason; }

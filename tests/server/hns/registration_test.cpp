@@ -76,6 +76,13 @@ TEST(HnsPolicy, ScriptedBaselinesAndUnknownScriptedIsBurrow) {
     p = policy_of(R"({"type":"register","scripted":"burrow"})");
     EXPECT_EQ(p.baseline, Baseline::Burrow);
     EXPECT_EQ(p.label, "burrow");
+    EXPECT_FALSE(p.teacher);
+    // Issue 41: the bridge's teacher, burrow played through the order catalog.
+    p = policy_of(R"({"type":"register","scripted":"teacher"})");
+    EXPECT_EQ(p.kind, PolicyKind::Scripted);
+    EXPECT_TRUE(p.teacher);
+    EXPECT_EQ(p.baseline, Baseline::Burrow);
+    EXPECT_EQ(p.label, "teacher");
     p = policy_of(R"({"type":"register","scripted":"tunnel"})");
     EXPECT_EQ(p.kind, PolicyKind::Scripted);
     EXPECT_EQ(p.baseline, Baseline::Burrow);

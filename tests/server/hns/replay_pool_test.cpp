@@ -16,6 +16,8 @@ namespace {
 
 using namespace std::chrono_literals;
 using Clock = ReplayPool::Clock;
+// For what a test caused: a quiet machine needs milliseconds.
+constexpr auto kWait = 60s;
 
 // Draws `frames` frames `period` apart, then ends; tells `all_done` when the last one is drawn.
 class CountingJob final : public ReplayPool::Job {
@@ -45,15 +47,22 @@ private:
 
 TEST(ReplayPool, ManyJobsOnOneThreadEachGetEveryFrameNoneEarly) {
     constexpr int kJobs = 16, kFrames = 5;
+    constexpr auto kPeriod = 5ms;
     ReplayPool pool(1);
     std::vector<std::promise<void>> done(kJobs);
     std::vector<std::shared_ptr<CountingJob>> jobs;
     for (int i = 0; i < kJobs; ++i) {
-        jobs.push_back(std::make_shared<CountingJob>(kFrames, 5ms, &done[static_cast<std::size_t>(i)]));
+        jobs.push_back(std::make_shared<CountingJob>(kFrames, kPeriod, &done[static_cast<std::size_t>(i)]));
         pool.add(jobs.back());
     }
-    for (auto& d : done) ASSERT_EQ(d.get_future().wait_for(30s), std::future_status::ready);
-    std::this_thread::sleep_for(20ms);  // an ended job must not be asked again
+    for (auto& d : done) ASSERT_EQ(d.get_future().wait_for(kWait), std::future_status::ready);
+    // An ended job must not be asked again. Were one rescheduled, it would be due a period after
+    // its last frame, before a later job's second frame due a whole period after its first: on the
+    // pool's one thread, in due order, it would run first.
+    std::promise<void> later_done;
+    auto later = std::make_shared<CountingJob>(2, kPeriod, &later_done);
+    pool.add(later);
+    ASSERT_EQ(later_done.get_future().wait_for(kWait), std::future_status::ready);
     for (const auto& j : jobs) EXPECT_EQ(j->drawn(), kFrames);
 }
 
@@ -69,7 +78,7 @@ TEST(ReplayPool, AJobThatIsGoneIsDroppedNotRun) {
         pool.add(job);
     }
     pool.add(kept);
-    ASSERT_EQ(done.get_future().wait_for(30s), std::future_status::ready);
+    ASSERT_EQ(done.get_future().wait_for(kWait), std::future_status::ready);
     EXPECT_EQ(kept->drawn(), 3);
     EXPECT_TRUE(watch.expired());  // nothing in the pool kept it alive
 }
@@ -94,36 +103,43 @@ TEST(ReplayPool, DrawsTheJobDueFirstFirst) {
         std::vector<int>& order_;
         std::promise<void>* done_;
     };
-    // A job that holds the only thread for a while, so the three below queue up behind it in the
-    // order they were added; the pool draws them in that order (all are due now).
+    // A job that holds the only thread until the test lets it go, so the three below queue up
+    // behind it in the order they were added; the pool draws them in that order (all are due now).
     class Blocker final : public ReplayPool::Job {
     public:
         std::optional<Clock::time_point> frame() override {
-            std::this_thread::sleep_for(20ms);
+            running.set_value();
+            release.get_future().wait();
             return std::nullopt;
         }
+        std::promise<void> running, release;
     };
     auto blocker = std::make_shared<Blocker>();
+    auto running = blocker->running.get_future();
     pool.add(blocker);
-    std::this_thread::sleep_for(5ms);
+    ASSERT_EQ(running.wait_for(kWait), std::future_status::ready);
     std::vector<std::shared_ptr<Once>> jobs;
     for (int i = 0; i < 3; ++i) {
         jobs.push_back(std::make_shared<Once>(i, mutex, order, i == 2 ? &done : nullptr));
         pool.add(jobs.back());
     }
-    ASSERT_EQ(done.get_future().wait_for(30s), std::future_status::ready);
+    blocker->release.set_value();
+    ASSERT_EQ(done.get_future().wait_for(kWait), std::future_status::ready);
     std::lock_guard lock(mutex);
     EXPECT_EQ(order, (std::vector<int>{0, 1, 2}));
 }
 
 TEST(ReplayPool, StopsWithJobsStillQueued) {
-    auto job = std::make_shared<CountingJob>(1000, 1000ms, nullptr);
+    auto job = std::make_shared<CountingJob>(1000, std::chrono::hours(1), nullptr);
     {
         ReplayPool pool(2);
         pool.add(job);
-        std::this_thread::sleep_for(10ms);
+        // Its first frame drawn, its second queued an hour away.
+        const auto until = Clock::now() + kWait;
+        while (job->drawn() < 1 && Clock::now() < until) std::this_thread::sleep_for(1ms);
+        ASSERT_EQ(job->drawn(), 1);
     }  // the destructor returns although the job has 999 frames to go
-    EXPECT_LE(job->drawn(), 1);  // its second frame was a second away
+    EXPECT_EQ(job->drawn(), 1);
 }
 
 }  // namespace

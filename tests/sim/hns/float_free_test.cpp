@@ -11,8 +11,11 @@
 namespace {
 
 // The seats' driver sits outside the determinism boundary (its masks are recorded), as in
-// the reference, so it may use float navigation maths.
-const char* const kFloatAllowed[] = {"vision.cpp", "results.cpp", "driver.cpp", "orders.cpp", "seat_view.cpp", "float_text.cpp", "float_text.hpp"};
+// the reference, so it may use float navigation maths. The numeric view (its margin) and the
+// training bridge's scores only read the sim.
+const char* const kFloatAllowed[] = {"vision.cpp",        "results.cpp",       "driver.cpp",         "orders.cpp",
+                                     "seat_view.cpp",     "float_text.cpp",    "float_text.hpp",     "order_catalog.cpp",
+                                     "order_catalog.hpp", "bridge_session.cpp", "bridge_session.hpp"};
 
 }  // namespace
 

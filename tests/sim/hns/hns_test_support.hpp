@@ -3,8 +3,13 @@
 // the reference driver's join and mask rules.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
+#include <array>
 #include <boost/json.hpp>
+#include <cstdio>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 
@@ -25,6 +30,24 @@ inline std::string read_file(const std::string& path) {
 
 inline boost::json::value vector_json(const std::string& name) {
     return boost::json::parse(read_file(vector_dir() + "/" + name));
+}
+
+// A shell command's exit code and stdout (the tool tests run the real hschool-hns this way).
+struct CommandRun {
+    int code = -1;
+    std::string out;
+};
+
+inline CommandRun run_command(const std::string& command) {
+    CommandRun r;
+    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
+    if (!pipe) return r;
+    std::array<char, 65536> buf{};
+    std::size_t n = 0;
+    while ((n = fread(buf.data(), 1, buf.size(), pipe.get())) > 0) r.out.append(buf.data(), n);
+    const int status = pclose(pipe.release());
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
 }
 
 inline std::uint64_t hex(const boost::json::value& v) {

@@ -15,23 +15,9 @@ using namespace hns_test;
 
 namespace {
 
-struct Ran {
-    int code = -1;
-    std::string out;
-};
+using Ran = CommandRun;
 
-Ran run(const std::string& args) {
-    const std::string cmd = std::string(HSCHOOL_HNS_TOOL) + " " + args + " 2>/dev/null";
-    Ran r;
-    std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
-    if (!pipe) return r;
-    std::array<char, 4096> buf{};
-    std::size_t n = 0;
-    while ((n = fread(buf.data(), 1, buf.size(), pipe.get())) > 0) r.out.append(buf.data(), n);
-    const int status = pclose(pipe.release());
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
+Ran run(const std::string& args) { return run_command(std::string(HSCHOOL_HNS_TOOL) + " " + args + " 2>/dev/null"); }
 
 std::string scratch(const char* name) { return (std::filesystem::path(HSCHOOL_TEST_SCRATCH_DIR) / name).string(); }
 

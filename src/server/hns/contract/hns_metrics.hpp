@@ -27,6 +27,9 @@ public:
     // Viewers whose backlog was dropped for a keyframe: "global" (live spectators), "replay",
     // "global_compact", "replay_compact".
     virtual void viewer_resyncs(const char* stream, std::size_t count) = 0;
+    // A /replay viewer reached a seek's target (back, restart, a jump, the end) after stepping
+    // `steps` ticks from the nearest shared keyframe (issue 19: never the replay from tick 0 again).
+    virtual void replay_seek(std::size_t steps) = 0;
     virtual void decision_latency(double seconds) = 0;
     // A seat's attempt failed or it played burrow: "timeout", "parse_error", "transport_error",
     // "throttled", "no_credentials", "budget_guard" (one per fallback record).

@@ -53,6 +53,7 @@ SeatPolicy seat_policy(const Registration* registration) {
     }
     const Registration& r = *registration;
     if (r.scripted == "scatter") policy.baseline = sim::hns::Baseline::Scatter;
+    policy.teacher = r.scripted == "teacher";
     std::string fallback_label;
     if (r.mode == "external") {
         policy.kind = PolicyKind::External;
@@ -66,7 +67,7 @@ SeatPolicy seat_policy(const Registration* registration) {
         policy.fallback_record = true;
         fallback_label = "prompt";
     } else {
-        fallback_label = policy.baseline == sim::hns::Baseline::Scatter ? "scatter" : "burrow";
+        fallback_label = policy.teacher ? "teacher" : policy.baseline == sim::hns::Baseline::Scatter ? "scatter" : "burrow";
     }
     policy.label = r.policy.empty() ? fallback_label : r.policy;
     return policy;

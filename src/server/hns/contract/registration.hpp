@@ -42,6 +42,7 @@ const char* seat_kind_text(PolicyKind kind);
 struct SeatPolicy {
     PolicyKind kind = PolicyKind::Scripted;
     sim::hns::Baseline baseline = sim::hns::Baseline::Burrow;  // who plays when the seat does not
+    bool teacher = false;  // scripted "teacher" (issue 41): burrow's order played as its catalog entry
     std::string label;
     bool fallback_record = false;  // each turn writes a fallback record (prompt seats)
 };

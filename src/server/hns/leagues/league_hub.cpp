@@ -128,6 +128,8 @@ std::variant<LeagueSummary, HubError> LeagueHub::create(LeagueRequest request, s
     if (request.entrants.size() > league::kMaxEntrants) return HubError{400, "invalid-field", "entrants: too many"};
     for (const auto& e : request.entrants)
         if (e.kind.family == league::KindFamily::Command) return HubError{400, "command-refused", "a server never runs a command"};
+        else if (e.kind.family == league::KindFamily::Numeric)
+            return HubError{400, "numeric-refused", "a server never calls a policy URL a client names"};
     if (!request.seed) request.seed = draw_seed();  // 31 bits, as a match's
     auto schedule = league::make_schedule(request.entrants, request.matches, *request.seed);
     if (!schedule) return HubError{400, "invalid-field", schedule.error()};

@@ -16,7 +16,8 @@ namespace {
 constexpr std::string_view kBuiltinPrefix = "builtin:";
 constexpr std::string_view kCommandPrefix = "cmd:";
 constexpr std::string_view kPromptFilePrefix = "prompt:";
-constexpr const char* kKinds = "builtin:burrow, builtin:scatter, builtin:idle, builtin:random or prompt";
+constexpr std::string_view kNumericPrefix = "numeric:";
+constexpr const char* kKinds = "builtin:burrow, builtin:scatter, builtin:idle, builtin:random, builtin:teacher or prompt";
 
 HubError invalid(std::string detail, const char* code = "invalid-field") { return HubError{400, code, std::move(detail)}; }
 
@@ -75,6 +76,9 @@ std::variant<league::Entrant, HubError> parse_entrant(const json::value& value, 
     if (raw.prompt != nullptr) return invalid(at + ".prompt: only a prompt entrant (\"kind\": \"prompt\") has a prompt");
     if (kind.starts_with(kCommandPrefix))
         return invalid(at + ".kind: a server never runs a command; a league here takes built-in and prompt entrants", "command-refused");
+    if (kind.starts_with(kNumericPrefix))
+        return invalid(at + ".kind: a server never calls a policy URL a client names; play numeric entrants with hschool-hns league",
+                       "numeric-refused");
     if (kind.starts_with(kPromptFilePrefix))
         return invalid(at + ".kind: a server never reads a file a client names; send {\"kind\": \"prompt\", \"prompt\": \"<text>\"}",
                        "file-refused");

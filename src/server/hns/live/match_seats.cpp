@@ -241,9 +241,7 @@ void MatchSeats::restart() {
         }
         socket.player_index = -1;
         socket.pending = socket.endpoint == Endpoint::Player;
-        const bool off = socket.stream.sprites_off();
-        socket.stream = render::hns::Stream{};  // the next frame starts with the header (0x04 clears)
-        socket.stream.set_sprites_off(off);
+        socket.stream.restart();  // the next frame starts with the header (0x04 clears)
     }
     for (std::size_t s = 0; s < seats_.size(); ++s) {
         // A restart never hands a person's seat to another identity.

@@ -32,6 +32,7 @@ struct MatchSocket {
     bool controls = false;  // Global sockets: may change the speed (open mode, or the owner's token)
     bool compact = false;   // Global sockets: the compact stream (issue 31)
     render::hns::Stream stream;  // what this socket has been sent (its frames are diffs against it)
+    bool manual_stream = false;  // `stream` draws the manual seat's scene (the room), not the contract's own cog
     // Player sockets:
     std::string identity;
     int requested_slot = -1;

@@ -68,6 +68,10 @@ void MatchStreams::send(const sh::Sim& sim, MatchSeats& seats, HnsMetrics& metri
             const int index = socket.player_index;
             const bool manual = index >= 0 && index < kSeats && seats.seat(index).socket == id && seats.manual(index);
             SeatTraffic* traffic = index >= 0 && index < kSeats ? &traffic_[static_cast<std::size_t>(index)] : nullptr;
+            if (manual != socket.manual_stream) {
+                socket.stream.restart();  // the other scene from its header: the map bands go in a first frame only
+                socket.manual_stream = manual;
+            }
             player_bytes += send_frame(socket, manual ? render::hns::manual_scene(sim, index) : render::hns::player_scene(sim, index), traffic);
             break;
         }

@@ -5,6 +5,7 @@
 #include "server/hns/llm/llm_settings.hpp"
 #include "sim/hns/baselines.hpp"
 #include "sim/hns/records.hpp"
+#include "sim/hns/teacher_seat.hpp"
 
 namespace hschool::server::hns {
 
@@ -91,7 +92,9 @@ bool MatchTurns::begin(MatchGame& game, const MatchSeats& seats, SteadyClock::ti
         switch (seat.policy.kind) {
         case PolicyKind::Manual: break;  // the seat's own mask plays
         case PolicyKind::Scripted: {
-            const sh::Order order = sh::baseline_order(seat.policy.baseline, sim, game.driver(), s, *turn);
+            const sh::Order order = seat.policy.teacher
+                                        ? sh::teacher_seat()->order(sim, game.driver(), s, *turn, sh::baseline_params(sim.game_version()))
+                                        : sh::baseline_order(seat.policy.baseline, sim, game.driver(), s, *turn);
             game.replay().chat(ms, s, sh::directive_record(sim, s, *turn, order, last, "scripted", 0));
             remember(s, order, last);
             says.emplace_back(s, order.say);

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <mutex>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "protocol/sprite_v1.hpp"
@@ -97,7 +98,12 @@ private:
 
     // At most kMaxReplaySeekTicksPerFrame steps from the nearest keyframe; true once there.
     bool seek_some(int target) {
-        return seeker_.seek(target, kMaxReplaySeekTicksPerFrame, [this](sh::ReplayStepper::Status s) { note(s); });
+        const bool there = seeker_.seek(target, kMaxReplaySeekTicksPerFrame, [this](sh::ReplayStepper::Status s) {
+            ++seek_steps_;
+            note(s);
+        });
+        if (there) metrics_.replay_seek(std::exchange(seek_steps_, 0));
+        return there;
     }
 
     // This frame's messages, unless the viewer is behind: then its backlog is dropped and it waits,
@@ -109,9 +115,7 @@ private:
             if (!ready_for_keyframe(peer)) return true;
             behind_ = false;
             resync = true;
-            const bool off = stream_.sprites_off();
-            stream_ = render::hns::Stream{};
-            stream_.set_sprites_off(off);
+            stream_.restart();
         }
         render::hns::ChromeExtras extras;
         extras.paused = !transport.playing;
@@ -185,6 +189,7 @@ private:
     const bool compact_;                       // our browser's compact stream instead of Sprite v1
     render::hns::CompactStream compact_stream_;  // the compact viewer's encoder (its own: its own cursor)
     bool behind_ = false;  // backlog dropped: a keyframe once the socket drains
+    std::size_t seek_steps_ = 0;  // ticks stepped so far by the seek under way (over several frames)
     std::optional<render::hns::ChromeMismatch> mismatch_;
 
     std::mutex mutex_;  // guards what the network thread touches
