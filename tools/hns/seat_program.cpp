@@ -151,15 +151,6 @@ SeatSession::OrderSource numeric_source(const std::string& url, const std::strin
     };
 }
 
-bool send_all(Socket& ws, const std::vector<protocol::Bytes>& messages) {
-    for (const auto& m : messages) {
-        beast::error_code ec;
-        ws.write(net::buffer(m.data(), m.size()), ec);
-        if (ec) return false;
-    }
-    return true;
-}
-
 }  // namespace
 
 bool read_prompt_file(const std::string& path, std::string& text, std::string& error) {
