@@ -30,12 +30,7 @@ inline void step(hns::Sim& sim, std::vector<std::uint8_t> masks = {}, std::vecto
 }
 
 // The certification deal (seed 42) with six seats, one step in: the state most tests start from.
-inline hns::Sim started_certification() {
-    hns::Sim sim = make_sim("certification", 42);
-    join_six(sim);
-    step(sim);
-    return sim;
-}
+using hns_test::started_certification;
 
 // Slot 2 (a hider) locks box4 (object index 3): the lock most stream tests look at.
 inline void lock_box4_by_slot2(hns::Sim& sim) {
