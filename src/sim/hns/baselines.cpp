@@ -4,6 +4,7 @@
 #include <climits>
 
 #include "sim/hns/constants.hpp"
+#include "sim/hns/rect_distance.hpp"
 
 namespace hschool::sim::hns {
 namespace {
@@ -57,15 +58,6 @@ DoorPick my_door(const Sim& sim, int slot, int region, const BaselineParams& par
     for (const auto& d : room.doors)
         if (d.id == doors[pick]) return {d.x, d.y, true};
     return {};
-}
-
-int rect_dist(const GameObject& o, int px, int py) {
-    int dx = 0, dy = 0;
-    if (px < o.x) dx = o.x - px;
-    else if (px >= o.x + o.w) dx = px - (o.x + o.w - 1);
-    if (py < o.y) dy = o.y - py;
-    else if (py >= o.y + o.h) dy = py - (o.y + o.h - 1);
-    return dx * dx + dy * dy;
 }
 
 // A panel within panelReach of the cog, else the nearest crate, else the nearest panel.
@@ -162,7 +154,7 @@ Order burrow_hider(const Sim& sim, const Driver& drv, int slot, int turn, const 
         const int cover = nearest_cover(sim, slot, p.x, p.y, params);
         if (cover >= 0) {
             const GameObject& o = sim.objects()[cover];
-            const bool atDoor = rect_dist(o, door.x, door.y) <= kDoorPlaceRadius * kDoorPlaceRadius;
+            const bool atDoor = rect_dist_sq(o.rect(), door.x, door.y) <= kDoorPlaceRadius * kDoorPlaceRadius;
             if (atDoor && o.lockedBy == LockOwner::None) return make(Intent::Lock, o.id);
             if (!atDoor) return make(Intent::Push, o.id, {}, door.x, door.y, turn == 1 ? "on it" : "");
         }
