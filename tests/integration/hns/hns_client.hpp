@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "protocol/sprite_v1.hpp"
+#include "sim/hns/replay.hpp"
 #include "wire.hpp"
 
 namespace hschool::test::hns {
@@ -31,6 +32,18 @@ inline json::value parse(const std::string& text) {
     json::error_code ec;
     auto value = json::parse(text, ec);
     return ec ? json::value(nullptr) : value;
+}
+
+// The JSON records of one kind ("k") that seats wrote into a replay's chat: directives, fallbacks...
+inline std::vector<json::object> chat_records(const std::string& replay, const char* kind) {
+    std::vector<json::object> out;
+    auto data = sim::hns::parse_replay(replay);
+    if (!data) return out;
+    for (const auto& chat : data->chats) {
+        auto value = parse(chat.message);
+        if (value.is_object() && value.as_object().contains("k") && value.as_object().at("k") == kind) out.push_back(value.as_object());
+    }
+    return out;
 }
 
 // POST /api/hns/matches; the new match's id, or "" (with the answer in `failure`).

@@ -35,17 +35,6 @@ protected:
     ServerProcess server{hns_server_args(dir)};
 };
 
-std::vector<json::object> chat_records(const std::string& replay, const char* kind) {
-    std::vector<json::object> out;
-    auto data = sim::hns::parse_replay(replay);
-    if (!data) return out;
-    for (const auto& chat : data->chats) {
-        auto value = parse(chat.message);
-        if (value.is_object() && value.as_object().contains("k") && value.as_object().at("k") == kind) out.push_back(value.as_object());
-    }
-    return out;
-}
-
 TEST_F(HnsSeats, DecisionsGoOnlyToLiveSeatsAndRejectedOrdersAreRecorded) {
     const std::string id = create_match(server.port(), R"({"variant":"certification"})");
     ASSERT_FALSE(id.empty());
