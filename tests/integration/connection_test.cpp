@@ -8,16 +8,13 @@ namespace {
 
 constexpr auto kPingPace = 25ms;  // 40 Pings a second: well inside the inbound budget (120)
 
-class Connection : public ::testing::Test {
+class Connection : public ServerTest<isolated_server_args> {
 protected:
-    void SetUp() override { ASSERT_TRUE(server.started()) << server.output(); }
     std::unique_ptr<WsClient> connect() {
         auto client = WsClient::connect(server.port());
         EXPECT_TRUE(client) << "WebSocket handshake failed";
         return client;
     }
-    TempDir dir;
-    ServerProcess server{isolated_server_args(dir)};
 };
 
 TEST_F(Connection, HelloMustArriveWithinFiveSeconds) {

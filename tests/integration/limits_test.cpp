@@ -4,12 +4,7 @@
 namespace hschool::test {
 namespace {
 
-class Limits : public ::testing::Test {
-protected:
-    void SetUp() override { ASSERT_TRUE(server.started()) << server.output(); }
-    TempDir dir;
-    ServerProcess server{isolated_server_args(dir)};
-};
+class Limits : public ServerTest<isolated_server_args> {};
 
 // A frame of an unknown id padded to the given size: legal except for its size.
 protocol::Bytes unknown_frame(std::size_t size) {

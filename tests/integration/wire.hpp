@@ -6,6 +6,7 @@
 #include "protocol/v1.hpp"
 #include "protocol/v4.hpp"
 #include "server_process.hpp"
+#include "server_test.hpp"
 #include "ws_client.hpp"
 
 namespace hschool::test {

@@ -21,6 +21,7 @@
 
 #include "protocol/bytes.hpp"
 #include "server_process.hpp"
+#include "server_test.hpp"
 #include "ws_client.hpp"
 
 namespace hschool::test::abuse {
@@ -218,7 +219,8 @@ std::unique_ptr<RawWs> join(std::uint16_t port, const protocol::Bytes& hello, co
 
 // A server of its own: database, packs and a web root (with an index.html) under `dir`, info logging,
 // then `extra` (later options win).
-std::vector<std::string> server_args(const TempDir& dir, const std::vector<std::string>& extra = {});
+std::vector<std::string> server_args(const TempDir& dir, const std::vector<std::string>& extra);
+inline std::vector<std::string> server_args(const TempDir& dir) { return server_args(dir, {}); }
 
 std::string scrape_metrics(std::uint16_t port);
 // The value of one exact series (`name` or `name{labels}`); nothing when it is not listed.

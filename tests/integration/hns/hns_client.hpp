@@ -22,11 +22,12 @@ namespace sv = protocol::sprite_v1;
 namespace json = boost::json;
 
 // A server with the default match off the way (its own data folder, debug logs).
-inline std::vector<std::string> hns_server_args(const TempDir& dir, std::vector<std::string> extra = {}) {
+inline std::vector<std::string> hns_server_args(const TempDir& dir, std::vector<std::string> extra) {
     auto args = isolated_server_args(dir);
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
 }
+inline std::vector<std::string> hns_server_args(const TempDir& dir) { return hns_server_args(dir, {}); }
 
 inline json::value parse(const std::string& text) {
     json::error_code ec;

@@ -16,9 +16,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-class HnsSeats : public ::testing::Test {
+class HnsSeats : public ServerTest<hns_server_args> {
 protected:
-    void SetUp() override { ASSERT_TRUE(server.started()) << server.output(); }
 
     // Six sockets on slots 0..5 of `id`, each registered with `registration` (if any).
     std::vector<std::unique_ptr<WsClient>> seat_all(const std::string& id, const std::string& registration) {
@@ -30,9 +29,6 @@ protected:
         }
         return seats;
     }
-
-    TempDir dir;
-    ServerProcess server{hns_server_args(dir)};
 };
 
 TEST_F(HnsSeats, DecisionsGoOnlyToLiveSeatsAndRejectedOrdersAreRecorded) {

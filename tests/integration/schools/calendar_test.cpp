@@ -7,9 +7,8 @@
 namespace hschool::test::schools {
 namespace {
 
-class SchoolsCalendar : public ::testing::Test {
+class SchoolsCalendar : public ServerTest<isolated_server_args> {
 protected:
-    void SetUp() override { ASSERT_TRUE(server.started()) << server.output(); }
     std::uint16_t port() const { return server.port(); }
     std::int32_t create(const std::string& name, const json::object& extra = {}) { return create_school_id(port(), name, extra); }
     json::object school(std::int32_t id) {
@@ -17,9 +16,6 @@ protected:
         if (!found) ADD_FAILURE() << "school " << id << " is not listed";
         return found.value_or(json::object{});
     }
-
-    TempDir dir;
-    ServerProcess server{isolated_server_args(dir)};
 };
 
 std::uint8_t wire_kind(std::string_view kind) {

@@ -7,15 +7,11 @@
 namespace hschool::test::schools {
 namespace {
 
-class SchoolsApi : public ::testing::Test {
+class SchoolsApi : public ServerTest<isolated_server_args> {
 protected:
-    void SetUp() override { ASSERT_TRUE(server.started()) << server.output(); }
     std::uint16_t port() const { return server.port(); }
     HttpResult post(const json::value& body) { return post_json(port(), "/api/schools", body); }
     HttpResult post_text(const std::string& body) { return post_json(port(), "/api/schools", body); }
-
-    TempDir dir;
-    ServerProcess server{isolated_server_args(dir)};
 };
 
 // ---- GET /api/schools ----
