@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <optional>
 
 #include "sim/hns/constants.hpp"
 #include "sim/hns/rect_distance.hpp"
@@ -191,12 +192,21 @@ Order burrow_hider(const Sim& sim, const Driver& drv, int slot, int turn, const 
     return o;
 }
 
-Order burrow_seeker(const Sim& sim, const Driver& drv, int slot, int turn, const BaselineParams& params) {
+// What every seeker baseline does first: chase a known hider within chaseRadius, else watch when the
+// room has no patrol anchors. Nothing when the seeker goes on to patrol `anchors`.
+std::optional<Order> seeker_first_move(const Sim& sim, const Driver& drv, int slot, const BaselineParams& params,
+                                       const std::vector<Anchor>& anchors) {
     const Player& p = sim.players()[slot];
     const KnownEnemy e = drv.known_enemy(sim, slot);
     if (e.known && dist_sq(p.x, p.y, e.x, e.y) <= params.chaseRadius * params.chaseRadius) return make(Intent::Chase);
-    const auto anchors = patrol_anchors(sim.room());
     if (anchors.empty()) return make(Intent::Watch);
+    return std::nullopt;
+}
+
+Order burrow_seeker(const Sim& sim, const Driver& drv, int slot, int turn, const BaselineParams& params) {
+    const Player& p = sim.players()[slot];
+    const auto anchors = patrol_anchors(sim.room());
+    if (auto first = seeker_first_move(sim, drv, slot, params, anchors)) return *first;
     const Anchor& target = anchors[static_cast<std::size_t>((p.joinOrder / 2 + turn) % static_cast<int>(anchors.size()))];
     const int blocking = sim.object_containing((p.x + target.x) / 2, (p.y + target.y) / 2);
     if (blocking >= 0) {
@@ -238,10 +248,8 @@ Order scatter_hider(const Sim& sim, const Driver& drv, int slot, int turn, const
 
 Order scatter_seeker(const Sim& sim, const Driver& drv, int slot, int turn, const BaselineParams& params) {
     const Player& p = sim.players()[slot];
-    const KnownEnemy e = drv.known_enemy(sim, slot);
-    if (e.known && dist_sq(p.x, p.y, e.x, e.y) <= params.chaseRadius * params.chaseRadius) return make(Intent::Chase);
     const auto anchors = patrol_anchors(sim.room());
-    if (anchors.empty()) return make(Intent::Watch);
+    if (auto first = seeker_first_move(sim, drv, slot, params, anchors)) return *first;
     const int n = static_cast<int>(anchors.size());
     const int start = (p.joinOrder / 2) * n / 3;
     const Anchor& target = anchors[static_cast<std::size_t>((start + turn) % n)];
