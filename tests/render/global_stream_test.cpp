@@ -15,18 +15,10 @@ namespace {
 using namespace render_test;
 namespace rh = hschool::render::hns;
 
-// The objects and sprites of a fresh global stream's first frame of `sim`, by id.
-struct FirstFrame {
-    std::map<int, sv::DefineObject> objects;
-    std::map<int, sv::DefineSprite> sprites;
-};
-FirstFrame first_global_frame(const hns::Sim& sim) {
+// What a fresh global stream's first frame of `sim` defines, by id.
+Definitions first_global_frame(const hns::Sim& sim) {
     rh::Stream stream;
-    const auto all = messages(stream.next(rh::global_scene(sim)));
-    FirstFrame frame;
-    for (const auto& o : only<sv::DefineObject>(all)) frame.objects[o.object_id] = o;
-    for (const auto& s : only<sv::DefineSprite>(all)) frame.sprites[s.sprite_id] = s;
-    return frame;
+    return definitions(messages(stream.next(rh::global_scene(sim))));
 }
 
 TEST(GlobalStream, FirstFrameIsTheHeaderThenBandZeroAndItsObject) {

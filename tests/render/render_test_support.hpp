@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,18 @@ std::vector<T> only(const std::vector<sv::ServerMessage>& all) {
     std::vector<T> out;
     for (const auto& m : all)
         if (const auto* t = std::get_if<T>(&m)) out.push_back(*t);
+    return out;
+}
+
+// The objects and sprites some messages define, by id (a later definition wins).
+struct Definitions {
+    std::map<int, sv::DefineObject> objects;
+    std::map<int, sv::DefineSprite> sprites;
+};
+inline Definitions definitions(const std::vector<sv::ServerMessage>& all) {
+    Definitions out;
+    for (const auto& o : only<sv::DefineObject>(all)) out.objects[o.object_id] = o;
+    for (const auto& s : only<sv::DefineSprite>(all)) out.sprites[s.sprite_id] = s;
     return out;
 }
 
