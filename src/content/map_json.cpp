@@ -1,5 +1,7 @@
 #include "content/map_json.hpp"
 
+#include <tuple>
+
 #include "content/json_fields.hpp"
 #include "content/limits.hpp"
 
@@ -14,18 +16,13 @@ Expected<MapNode, std::string> parse_node(const boost::json::value& json, std::s
     if (!json.is_object()) return unexpected(where_node(index) + " must be an object, not " + json_kind_name(json));
     const boost::json::object& object = json.get_object();
     MapNode node;
-    auto id = required_string(object, "id");
-    if (!id) return unexpected(where_node(index) + ": " + id.error());
-    node.id = std::move(*id);
-    auto def = required_string(object, "def");
-    if (!def) return unexpected(where_node(index) + ": " + def.error());
-    node.def = std::move(*def);
-    auto parent = optional_string(object, "parent");
-    if (!parent) return unexpected(where_node(index) + ": " + parent.error());
-    node.parent = std::move(*parent);
-    auto name = optional_string(object, "name");
-    if (!name) return unexpected(where_node(index) + ": " + name.error());
-    node.name = std::move(*name);
+    // id and def must be there; parent and name may be left out.
+    for (auto [key, target, required] : {std::tuple{"id", &node.id, true}, std::tuple{"def", &node.def, true},
+                                         std::tuple{"parent", &node.parent, false}, std::tuple{"name", &node.name, false}}) {
+        auto text = required ? required_string(object, key) : optional_string(object, key);
+        if (!text) return unexpected(where_node(index) + ": " + text.error());
+        *target = std::move(*text);
+    }
     return node;
 }
 

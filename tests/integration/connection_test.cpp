@@ -8,16 +8,13 @@ namespace {
 
 constexpr auto kPingPace = 25ms;  // 40 Pings a second: well inside the inbound budget (120)
 
-class Connection : public ::testing::Test {
+class Connection : public ServerTest<isolated_server_args> {
 protected:
-    void SetUp() override { ASSERT_TRUE(server.started()) << server.output(); }
     std::unique_ptr<WsClient> connect() {
         auto client = WsClient::connect(server.port());
         EXPECT_TRUE(client) << "WebSocket handshake failed";
         return client;
     }
-    TempDir dir;
-    ServerProcess server{isolated_server_args(dir)};
 };
 
 TEST_F(Connection, HelloMustArriveWithinFiveSeconds) {
@@ -61,20 +58,23 @@ TEST_F(Connection, AnyOtherVersionIsClosedWithProtocolError) {
     }
 }
 
+// Hello and a Ping sent at once on `client`: the first frame `next` reads back is still the Welcome.
+template <class Welcome, class Next>
+void expect_welcome_first(const std::unique_ptr<WsClient>& client, const protocol::Bytes& hello, const protocol::Bytes& ping, Next next) {
+    ASSERT_TRUE(client);
+    ASSERT_TRUE(client->send(hello));
+    ASSERT_TRUE(client->send(ping));
+    auto first = next(*client);
+    ASSERT_TRUE(first);
+    EXPECT_TRUE(std::holds_alternative<Welcome>(*first));
+}
+
 TEST_F(Connection, WelcomeIsTheFirstFrameEvenWhenPingFollowsHelloAtOnce) {
     for (int round = 0; round < 5; ++round) {
-        auto arena = connect();
-        ASSERT_TRUE(arena->send(arena_hello()));
-        ASSERT_TRUE(arena->send(v1::encode(v1::Ping{123})));
-        auto first = next_v1(*arena);
-        ASSERT_TRUE(first);
-        EXPECT_TRUE(std::holds_alternative<v1::Welcome>(*first));
-        auto schools = connect();
-        ASSERT_TRUE(schools->send(schools_hello()));
-        ASSERT_TRUE(schools->send(v4::encode(v4::Ping{456})));
-        auto first_v4 = next_v4(*schools);
-        ASSERT_TRUE(first_v4);
-        EXPECT_TRUE(std::holds_alternative<v4::Welcome>(*first_v4));
+        const auto arena = connect();
+        expect_welcome_first<v1::Welcome>(arena, arena_hello(), v1::encode(v1::Ping{123}), [](WsClient& c) { return next_v1(c); });
+        const auto schools = connect();
+        expect_welcome_first<v4::Welcome>(schools, schools_hello(), v4::encode(v4::Ping{456}), [](WsClient& c) { return next_v4(c); });
     }
 }
 

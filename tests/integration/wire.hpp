@@ -6,6 +6,7 @@
 #include "protocol/v1.hpp"
 #include "protocol/v4.hpp"
 #include "server_process.hpp"
+#include "server_test.hpp"
 #include "ws_client.hpp"
 
 namespace hschool::test {
@@ -16,58 +17,52 @@ namespace v4 = protocol::v4;
 inline protocol::Bytes arena_hello(const std::string& name = "tester") { return v1::encode(v1::Hello{v1::kVersion, name}); }
 inline protocol::Bytes schools_hello(std::uint8_t locale = 0) { return v4::encode(v4::Hello{v4::kVersion, locale}); }
 
-// The next event as a decoded v1 server message; fails the test when it is anything else.
-inline std::optional<v1::ServerMessage> next_v1(WsClient& client, std::chrono::milliseconds timeout = kWait) {
+// The next event as a server message `decode` (a version's decode_server) reads; fails the test
+// when it is anything else.
+template <class Message, class Decode>
+std::optional<Message> next_decoded(WsClient& client, Decode decode, const char* version, std::chrono::milliseconds timeout) {
     auto event = client.read(timeout);
     auto* frame = std::get_if<Frame>(&event);
     if (!frame) {
         ADD_FAILURE() << "expected a frame";
         return std::nullopt;
     }
-    auto decoded = v1::decode_server(frame->data);
+    auto decoded = decode(frame->data);
     if (!decoded) {
-        ADD_FAILURE() << "server sent a malformed v1 frame: " << protocol::describe(decoded.error());
+        ADD_FAILURE() << "server sent a malformed " << version << " frame: " << protocol::describe(decoded.error());
         return std::nullopt;
     }
     return std::move(decoded).value();
+}
+
+inline std::optional<v1::ServerMessage> next_v1(WsClient& client, std::chrono::milliseconds timeout = kWait) {
+    return next_decoded<v1::ServerMessage>(client, v1::decode_server, "v1", timeout);
 }
 
 inline std::optional<v4::ServerMessage> next_v4(WsClient& client, std::chrono::milliseconds timeout = kWait) {
-    auto event = client.read(timeout);
-    auto* frame = std::get_if<Frame>(&event);
-    if (!frame) {
-        ADD_FAILURE() << "expected a frame";
-        return std::nullopt;
-    }
-    auto decoded = v4::decode_server(frame->data);
-    if (!decoded) {
-        ADD_FAILURE() << "server sent a malformed v4 frame: " << protocol::describe(decoded.error());
-        return std::nullopt;
-    }
-    return std::move(decoded).value();
+    return next_decoded<v4::ServerMessage>(client, v4::decode_server, "v4", timeout);
 }
 
-// Reads v1 frames until one of type M arrives (skipping others), up to a bound.
-template <class M>
-std::optional<M> next_v1_of(WsClient& client, int max_frames = 200) {
+// Reads messages from `next` until one of type M arrives (skipping others), up to a bound.
+template <class M, class Next>
+std::optional<M> next_of(Next next, int max_frames) {
     for (int i = 0; i < max_frames; ++i) {
-        auto message = next_v1(client);
+        auto message = next();
         if (!message) return std::nullopt;
         if (auto* m = std::get_if<M>(&*message)) return *m;
     }
     ADD_FAILURE() << "no frame of the expected type within " << max_frames << " frames";
     return std::nullopt;
+}
+
+template <class M>
+std::optional<M> next_v1_of(WsClient& client, int max_frames = 200) {
+    return next_of<M>([&] { return next_v1(client); }, max_frames);
 }
 
 template <class M>
 std::optional<M> next_v4_of(WsClient& client, int max_frames = 200) {
-    for (int i = 0; i < max_frames; ++i) {
-        auto message = next_v4(client);
-        if (!message) return std::nullopt;
-        if (auto* m = std::get_if<M>(&*message)) return *m;
-    }
-    ADD_FAILURE() << "no frame of the expected type within " << max_frames << " frames";
-    return std::nullopt;
+    return next_of<M>([&] { return next_v4(client); }, max_frames);
 }
 
 // The close code the server sends next, skipping frames before it.

@@ -25,6 +25,11 @@ boost::json::object run_league(const std::string& name, std::vector<std::string>
     return boost::json::parse(read_file(dir / "league.json")).as_object();
 }
 
+// Two entrants over 24 matches from seed 1: enough matches for their intervals to say something.
+boost::json::object two_entrant_league(const std::string& name, const std::string& a, const std::string& b) {
+    return run_league(name, {"--entrant", a, "--entrant", b, "--matches", "24", "--seed", "1"});
+}
+
 const boost::json::object& entrant(const boost::json::object& table, const std::string& name) {
     for (const auto& e : table.at("entrants").as_array())
         if (e.at("name").as_string() == name) return e.as_object();
@@ -138,8 +143,7 @@ TEST(LeagueCli, MatchesAreTheRunCommandsMatches) {
 }
 
 TEST(LeagueCli, AMirrorPairingOverlaps) {
-    const auto table = run_league("mirror", {"--entrant", "one=builtin:burrow", "--entrant", "two=builtin:burrow",
-                                             "--matches", "24", "--seed", "1"});
+    const auto table = two_entrant_league("mirror", "one=builtin:burrow", "two=builtin:burrow");
     const auto& a = entrant(table, "one");
     const auto& b = entrant(table, "two");
     EXPECT_LE(a.at("low").as_double(), b.at("high").as_double());
@@ -150,8 +154,7 @@ TEST(LeagueCli, AMirrorPairingOverlaps) {
 // seekers never chasing (docs, oddity 6) burrow wins only somewhat more of their matches and idle
 // wins by larger margins (docs/hide-and-seek.md, "Leagues").
 TEST(LeagueCli, AClearlyWeakerEntrantIsApart) {
-    const auto table = run_league("weaker", {"--entrant", "burrow=builtin:burrow", "--entrant", "random=builtin:random",
-                                             "--matches", "24", "--seed", "1"});
+    const auto table = two_entrant_league("weaker", "burrow=builtin:burrow", "random=builtin:random");
     const auto& strong = entrant(table, "burrow");
     const auto& weak = entrant(table, "random");
     EXPECT_GT(strong.at("low").as_double(), weak.at("high").as_double());

@@ -4,6 +4,7 @@
 #include "protocol/hello.hpp"
 #include "protocol/v1.hpp"
 #include "protocol/v4.hpp"
+#include "prefix_check.hpp"
 #include "vectors.hpp"
 
 namespace hschool {
@@ -14,37 +15,10 @@ namespace p4 = protocol::v4;
 using protocol::Bytes;
 using protocol::DecodeError;
 
-template <class Decode>
-void expect_every_prefix_rejected(const char* file, const char* direction, Decode decode) {
-    const auto doc = test::load_vectors(file);
-    int checked = 0;
-    for (const auto& v : doc.at("valid").as_array()) {
-        const auto& o = v.as_object();
-        if (o.at("direction").as_string() != direction) continue;
-        const Bytes frame = test::from_hex(o.at("hex").as_string());
-        SCOPED_TRACE(std::string(o.at("name").as_string()));
-        for (std::size_t cut = 0; cut < frame.size(); ++cut) {
-            const Bytes prefix(frame.begin(), frame.begin() + static_cast<std::ptrdiff_t>(cut));
-            const auto decoded = decode(prefix);
-            EXPECT_FALSE(decoded.ok()) << "prefix of " << cut << " bytes was accepted";
-            if (!decoded.ok() && cut > 0) {
-                EXPECT_NE(decoded.error(), DecodeError::TrailingBytes);
-            }
-        }
-        Bytes longer = frame;
-        longer.push_back(0);
-        const auto decoded = decode(longer);
-        ASSERT_FALSE(decoded.ok());
-        EXPECT_EQ(decoded.error(), DecodeError::TrailingBytes);
-        ++checked;
-    }
-    EXPECT_GT(checked, 0);
-}
-
-TEST(Malformed, V1ClientPrefixesAndTrailingBytes) { expect_every_prefix_rejected("v1.json", "client", p1::decode_client); }
-TEST(Malformed, V1ServerPrefixesAndTrailingBytes) { expect_every_prefix_rejected("v1.json", "server", p1::decode_server); }
-TEST(Malformed, V4ClientPrefixesAndTrailingBytes) { expect_every_prefix_rejected("v4.json", "client", p4::decode_client); }
-TEST(Malformed, V4ServerPrefixesAndTrailingBytes) { expect_every_prefix_rejected("v4.json", "server", p4::decode_server); }
+TEST(Malformed, V1ClientPrefixesAndTrailingBytes) { test::expect_every_prefix_rejected("v1.json", "client", p1::decode_client); }
+TEST(Malformed, V1ServerPrefixesAndTrailingBytes) { test::expect_every_prefix_rejected("v1.json", "server", p1::decode_server); }
+TEST(Malformed, V4ClientPrefixesAndTrailingBytes) { test::expect_every_prefix_rejected("v4.json", "client", p4::decode_client); }
+TEST(Malformed, V4ServerPrefixesAndTrailingBytes) { test::expect_every_prefix_rejected("v4.json", "server", p4::decode_server); }
 
 TEST(Malformed, SnapshotWithMaximumCountButNoBodyIsRejectedWithoutAllocating) {
     // 65535 entities claimed in a 7-byte frame: the count is checked against the bytes left first.

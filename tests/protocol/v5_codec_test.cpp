@@ -5,6 +5,7 @@
 #include <random>
 
 #include "protocol/v5.hpp"
+#include "prefix_check.hpp"
 #include "vectors.hpp"
 
 namespace hschool {
@@ -14,34 +15,8 @@ namespace p5 = protocol::v5;
 using protocol::Bytes;
 using protocol::DecodeError;
 
-template <class Decode>
-void expect_every_prefix_rejected(const char* direction, Decode decode) {
-    const auto doc = test::load_vectors("v5.json");
-    int checked = 0;
-    for (const auto& v : doc.at("valid").as_array()) {
-        const auto& o = v.as_object();
-        if (o.at("direction").as_string() != direction) continue;
-        const Bytes frame = test::from_hex(o.at("hex").as_string());
-        SCOPED_TRACE(std::string(o.at("name").as_string()));
-        for (std::size_t cut = 0; cut < frame.size(); ++cut) {
-            const auto decoded = decode(Bytes(frame.begin(), frame.begin() + static_cast<std::ptrdiff_t>(cut)));
-            ASSERT_FALSE(decoded.ok()) << "prefix of " << cut << " bytes was accepted";
-            if (cut > 0) {
-                EXPECT_NE(decoded.error(), DecodeError::TrailingBytes);
-            }
-        }
-        Bytes longer = frame;
-        longer.push_back(0);
-        const auto decoded = decode(longer);
-        ASSERT_FALSE(decoded.ok());
-        EXPECT_EQ(decoded.error(), DecodeError::TrailingBytes);
-        ++checked;
-    }
-    EXPECT_GT(checked, 0);
-}
-
-TEST(V5Codec, ClientPrefixesAndTrailingBytesAreRejected) { expect_every_prefix_rejected("client", p5::decode_client); }
-TEST(V5Codec, ServerPrefixesAndTrailingBytesAreRejected) { expect_every_prefix_rejected("server", p5::decode_server); }
+TEST(V5Codec, ClientPrefixesAndTrailingBytesAreRejected) { test::expect_every_prefix_rejected("v5.json", "client", p5::decode_client); }
+TEST(V5Codec, ServerPrefixesAndTrailingBytesAreRejected) { test::expect_every_prefix_rejected("v5.json", "server", p5::decode_server); }
 
 Bytes frame_header() {
     p5::Frame empty;

@@ -15,6 +15,12 @@ namespace {
 using namespace render_test;
 namespace rh = hschool::render::hns;
 
+// What a fresh global stream's first frame of `sim` defines, by id.
+Definitions first_global_frame(const hns::Sim& sim) {
+    rh::Stream stream;
+    return definitions(messages(stream.next(rh::global_scene(sim))));
+}
+
 TEST(GlobalStream, FirstFrameIsTheHeaderThenBandZeroAndItsObject) {
     hns::Sim sim = started_certification();
     rh::Stream stream;
@@ -37,12 +43,7 @@ TEST(GlobalStream, FirstFrameIsTheHeaderThenBandZeroAndItsObject) {
 
 TEST(GlobalStream, TheCertificationDealIsPlacedAndLabelledAsTheSpecDerives) {
     hns::Sim sim = started_certification();
-    rh::Stream stream;
-    const auto all = messages(stream.next(rh::global_scene(sim)));
-    std::map<int, sv::DefineObject> objects;
-    for (const auto& o : only<sv::DefineObject>(all)) objects[o.object_id] = o;
-    std::map<int, std::string> labels;
-    for (const auto& s : only<sv::DefineSprite>(all)) labels[s.sprite_id] = s.label;
+    auto [objects, sprites] = first_global_frame(sim);
     const struct { int id, x, y, z; } expected[] = {{2200, 1056, 80, 40}, {2201, 288, 464, 232}, {2202, 736, 592, 296},
                                                     {2203, 288, 624, 312}, {2204, 120, 184, 92}, {2205, 568, 472, 236},
                                                     {2206, 120, 448, 224}, {2207, 272, 264, 132}};
@@ -53,19 +54,14 @@ TEST(GlobalStream, TheCertificationDealIsPlacedAndLabelledAsTheSpecDerives) {
         EXPECT_EQ(objects[e.id].z, e.z) << e.id;
         EXPECT_EQ(objects[e.id].sprite_id, e.id - 200) << e.id;
     }
-    EXPECT_EQ(labels[2000], "crate box1");
-    EXPECT_EQ(labels[2004], "panel pan1");
-    EXPECT_EQ(labels[2006], "ramp ramp1");
+    EXPECT_EQ(sprites[2000].label, "crate box1");
+    EXPECT_EQ(sprites[2004].label, "panel pan1");
+    EXPECT_EQ(sprites[2006].label, "ramp ramp1");
 }
 
 TEST(GlobalStream, CogsAndConesCarryTheirIdsSizesAndLabels) {
     hns::Sim sim = started_certification();
-    rh::Stream stream;
-    const auto all = messages(stream.next(rh::global_scene(sim)));
-    std::map<int, sv::DefineObject> objects;
-    for (const auto& o : only<sv::DefineObject>(all)) objects[o.object_id] = o;
-    std::map<int, sv::DefineSprite> sprites;
-    for (const auto& s : only<sv::DefineSprite>(all)) sprites[s.sprite_id] = s;
+    const auto [objects, sprites] = first_global_frame(sim);
     for (int i = 0; i < 6; ++i) {
         const auto& p = sim.players()[static_cast<std::size_t>(i)];
         SCOPED_TRACE(i);

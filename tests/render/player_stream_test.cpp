@@ -39,9 +39,7 @@ TEST(PlayerStream, CarriesOnlyTheSeatsOwnCogWithTheDerivedLobbyBytes) {
 }
 
 TEST(PlayerStream, AnUnchangedTickIsEmptyAndAMoveSendsOnlyThePlacement) {
-    hns::Sim sim = make_sim("certification", 42);
-    join_six(sim);
-    step(sim);
+    hns::Sim sim = started_certification();
     rh::Stream stream;
     stream.next(rh::player_scene(sim, 2));
     EXPECT_TRUE(stream.next(rh::player_scene(sim, 2)).bytes.empty());
@@ -58,9 +56,7 @@ TEST(PlayerStream, AnUnchangedTickIsEmptyAndAMoveSendsOnlyThePlacement) {
 }
 
 TEST(PlayerStream, TurningTheAimResendsTheCogSpriteWithItsNewLabel) {
-    hns::Sim sim = make_sim("certification", 42);
-    join_six(sim);
-    step(sim);
+    hns::Sim sim = started_certification();
     rh::Stream stream;
     stream.next(rh::player_scene(sim, 0));
     std::vector<std::uint8_t> masks(6, 0);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,12 +31,7 @@ inline void step(hns::Sim& sim, std::vector<std::uint8_t> masks = {}, std::vecto
 }
 
 // The certification deal (seed 42) with six seats, one step in: the state most tests start from.
-inline hns::Sim started_certification() {
-    hns::Sim sim = make_sim("certification", 42);
-    join_six(sim);
-    step(sim);
-    return sim;
-}
+using hns_test::started_certification;
 
 // Slot 2 (a hider) locks box4 (object index 3): the lock most stream tests look at.
 inline void lock_box4_by_slot2(hns::Sim& sim) {
@@ -68,6 +64,18 @@ std::vector<T> only(const std::vector<sv::ServerMessage>& all) {
     std::vector<T> out;
     for (const auto& m : all)
         if (const auto* t = std::get_if<T>(&m)) out.push_back(*t);
+    return out;
+}
+
+// The objects and sprites some messages define, by id (a later definition wins).
+struct Definitions {
+    std::map<int, sv::DefineObject> objects;
+    std::map<int, sv::DefineSprite> sprites;
+};
+inline Definitions definitions(const std::vector<sv::ServerMessage>& all) {
+    Definitions out;
+    for (const auto& o : only<sv::DefineObject>(all)) out.objects[o.object_id] = o;
+    for (const auto& s : only<sv::DefineSprite>(all)) out.sprites[s.sprite_id] = s;
     return out;
 }
 

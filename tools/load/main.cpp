@@ -56,6 +56,16 @@ std::optional<ProcSample> probe(const Options& o) {
     return sample_process(o.server_pid);
 }
 
+// A scenario that summarises itself (flood, hns): the JSON line on stdout, the table on stderr;
+// the exit code says whether the summary carries an error.
+int report_summary(boost::json::object summary, const Options& o,
+                   void (*print_table)(const boost::json::object&, std::ostream&)) {
+    if (!o.label.empty()) summary["label"] = o.label;
+    std::cout << boost::json::serialize(summary) << std::endl;
+    if (!o.json_only) print_table(summary, std::cerr);
+    return summary.contains("error") ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -63,21 +73,8 @@ int main(int argc, char** argv) {
     if (!parsed) return 2;
     Options& o = *parsed;
     raise_fd_limit();
-    if (o.plan.scenario == Scenario::Flood) {
-        auto summary = run_flood(o.flood);
-        if (!o.label.empty()) summary["label"] = o.label;
-        std::cout << boost::json::serialize(summary) << std::endl;
-        if (!o.json_only) print_flood_table(summary, std::cerr);
-        return summary.contains("error") ? 1 : 0;
-    }
-
-    if (o.plan.scenario == Scenario::Hns) {
-        auto summary = run_hns(o.hns);
-        if (!o.label.empty()) summary["label"] = o.label;
-        std::cout << boost::json::serialize(summary) << std::endl;
-        if (!o.json_only) print_hns_table(summary, std::cerr);
-        return summary.contains("error") ? 1 : 0;
-    }
+    if (o.plan.scenario == Scenario::Flood) return report_summary(run_flood(o.flood), o, print_flood_table);
+    if (o.plan.scenario == Scenario::Hns) return report_summary(run_hns(o.hns), o, print_hns_table);
 
     RunFacts facts;
     facts.options = &o;

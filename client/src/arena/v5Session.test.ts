@@ -47,6 +47,15 @@ describe('V5Session', () => {
     deliver(world);
     deliver(frame(100, 0, 0, 800, { enters: [{ slot: 0, id: 7, qx: 6400, qy: 3600, colour: 1 }] }));
   };
+  // Joined, command 1 sent at the tick, then the right key pressed `ms` later: it goes out at once as command 2.
+  const pressRightAfterTheTick = (ms: number) => {
+    join();
+    advance(50);
+    advance(ms);
+    buttons = 8;
+    session.inputChanged();
+    expect(inputs().at(-1)).toStrictEqual({ type: 'Input', seq: 2, mask: 8 });
+  };
 
   it('says Hello 5 and sends one command per tick only after the first Frame', () => {
     fake().accept();
@@ -112,12 +121,7 @@ describe('V5Session', () => {
   });
 
   it('a key change goes out at once when the last command is half a tick old', () => {
-    join();
-    advance(50); // command 1 at the tick
-    advance(30);
-    buttons = 8;
-    session.inputChanged();
-    expect(inputs().at(-1)).toStrictEqual({ type: 'Input', seq: 2, mask: 8 });
+    pressRightAfterTheTick(30);
     expect(session.ownPosition()!.x).toBe(800); // moves from here over the next frames
     now += 16;
     expect(session.ownPosition()!.x).toBeGreaterThan(800);
@@ -129,12 +133,7 @@ describe('V5Session', () => {
   });
 
   it('a key change within half a tick of the last command goes at once, once a tick', () => {
-    join();
-    advance(50); // command 1 at the tick
-    advance(10);
-    buttons = 8;
-    session.inputChanged();
-    expect(inputs().at(-1)).toStrictEqual({ type: 'Input', seq: 2, mask: 8 });
+    pressRightAfterTheTick(10);
     advance(15);
     expect(session.ownPosition()!.x).toBeGreaterThan(800);
     buttons = 0;

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, hexToBytes, v1, v4, v5 } from './protocol';
 import type { Decoded } from './protocol';
+import { seededRandom } from '../testing/seededRandom.testing';
 
 interface VectorFile {
   version: number;
@@ -72,15 +73,6 @@ for (const [label, codec, vectors] of suites) {
       });
     }
   });
-}
-
-// A small deterministic generator so a failing fuzz case can be replayed.
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 0x100000000;
-  };
 }
 
 const FUZZ_FRAMES = 3000;

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { v5 } from './protocol';
-
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 0x100000000;
-  };
-}
+import { seededRandom } from '../testing/seededRandom.testing';
 
 function randomUpdate(random: () => number): v5.Update {
   const int = (n: number) => Math.floor(random() * n);

@@ -7,6 +7,7 @@ import { compactPacket, frameMark, relabel, solidBlock, useBlock } from './compa
 import { ServerId, bytesToHex, concat, hexToBytes } from './protocol';
 import { asVector, loadVectors, vectorMessages } from './vectors.testing';
 import type { VectorMessage } from './vectors.testing';
+import { seededRandom } from '../testing/seededRandom.testing';
 
 // The golden vectors of tests/vectors/hns_compact.json (written by make_hns_compact.py), checked by the
 // C++ codec too: a missing file must fail, not skip.
@@ -85,15 +86,6 @@ describe('compact stream golden vectors', () => {
     });
   }
 });
-
-// A small deterministic generator so a failing case can be replayed.
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 0x100000000;
-  };
-}
 
 const FUZZ_PACKETS = 3000;
 const FUZZ_MAX_LENGTH = 64;

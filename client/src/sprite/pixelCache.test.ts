@@ -30,6 +30,15 @@ function counted(entries: number) {
   return { cache, decode, decodes: () => decodes };
 }
 
+// One block in a roomy cache, and a decoder that counts its calls and gives each call's image its own bytes.
+function oneBlock() {
+  const cache = new PixelCache(1024, 16);
+  const block = compressBlock(pattern(4, 4, 1));
+  let decodes = 0;
+  const decode = () => ({ ok: true as const, bytes: new Uint8Array(64).fill(++decodes) });
+  return { cache, block, decode, decodes: () => decodes };
+}
+
 describe('pixel cache', () => {
   it('hands out the same array for a byte-identical block without decoding it again', () => {
     const { cache, decode, decodes } = counted(4);
@@ -54,25 +63,19 @@ describe('pixel cache', () => {
   });
 
   it('keys by size too: the same block for another shape is decoded apart', () => {
-    const cache = new PixelCache(1024, 16);
-    const block = compressBlock(pattern(4, 4, 1));
-    let decodes = 0;
-    const decode = () => ({ ok: true as const, bytes: new Uint8Array(64).fill(++decodes) });
+    const { cache, block, decode, decodes } = oneBlock();
     const a = cache.decode(block, 4, 4, decode);
     const b = cache.decode(block, 2, 8, decode);
-    expect(decodes).toBe(2);
+    expect(decodes()).toBe(2);
     expect(a.ok && b.ok && a.bytes !== b.bytes).toBe(true);
   });
 
   it('keys by codec too: the same bytes as a zlib block at another scale are another image', () => {
-    const cache = new PixelCache(1024, 16);
-    const block = compressBlock(pattern(4, 4, 1));
-    let decodes = 0;
-    const decode = () => ({ ok: true as const, bytes: new Uint8Array(64).fill(++decodes) });
+    const { cache, block, decode, decodes } = oneBlock();
     const snappy = cache.decode(block, 4, 4, decode);
     const zlib1 = cache.decode(block, 4, 4, decode, 'zlib/1');
     const zlib2 = cache.decode(block, 4, 4, decode, 'zlib/2');
-    expect(decodes).toBe(3);
+    expect(decodes()).toBe(3);
     expect(cache.decode(block, 4, 4, decode, 'zlib/2')).toStrictEqual(zlib2);
     expect(new Set([snappy, zlib1, zlib2].map((r) => r.ok && r.bytes)).size).toBe(3);
   });

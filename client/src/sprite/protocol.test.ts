@@ -4,6 +4,7 @@ import type { ClientMessage, ServerMessage } from './protocol';
 import { solid } from './fixtures.testing';
 import { asVector, loadVectors, vectorMessages } from './vectors.testing';
 import type { VectorMessage } from './vectors.testing';
+import { seededRandom } from '../testing/seededRandom.testing';
 
 // The reference example of spec §1.1: sprite 7, 2×2, red, green, blue, transparent black, label "test".
 const TEST_SPRITE_HEX =
@@ -212,15 +213,6 @@ describe('Sprite v1 client messages (§1.2)', () => {
     expect(decodeClient(hexToBytes('84'))).toStrictEqual({ ok: false, error: 'Truncated' });
   });
 });
-
-// A small deterministic generator so a failing fuzz case can be replayed.
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 0x100000000;
-  };
-}
 
 const FUZZ_PACKETS = 3000;
 const FUZZ_MAX_LENGTH = 48;

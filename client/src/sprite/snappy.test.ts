@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compressBlock, decompressExactly } from './snappy';
-
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 0x100000000;
-  };
-}
+import { seededRandom } from '../testing/seededRandom.testing';
 
 // Runs of a few colours, like sprite art: compresses into literals and copies of every width.
 function art(length: number, random: () => number): Uint8Array {

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <climits>
+#include <optional>
 
 #include "sim/hns/constants.hpp"
+#include "sim/hns/rect_distance.hpp"
 
 namespace hschool::sim::hns {
 namespace {
@@ -57,15 +59,6 @@ DoorPick my_door(const Sim& sim, int slot, int region, const BaselineParams& par
     for (const auto& d : room.doors)
         if (d.id == doors[pick]) return {d.x, d.y, true};
     return {};
-}
-
-int rect_dist(const GameObject& o, int px, int py) {
-    int dx = 0, dy = 0;
-    if (px < o.x) dx = o.x - px;
-    else if (px >= o.x + o.w) dx = px - (o.x + o.w - 1);
-    if (py < o.y) dy = o.y - py;
-    else if (py >= o.y + o.h) dy = py - (o.y + o.h - 1);
-    return dx * dx + dy * dy;
 }
 
 // A panel within panelReach of the cog, else the nearest crate, else the nearest panel.
@@ -162,7 +155,7 @@ Order burrow_hider(const Sim& sim, const Driver& drv, int slot, int turn, const 
         const int cover = nearest_cover(sim, slot, p.x, p.y, params);
         if (cover >= 0) {
             const GameObject& o = sim.objects()[cover];
-            const bool atDoor = rect_dist(o, door.x, door.y) <= kDoorPlaceRadius * kDoorPlaceRadius;
+            const bool atDoor = rect_dist_sq(o.rect(), door.x, door.y) <= kDoorPlaceRadius * kDoorPlaceRadius;
             if (atDoor && o.lockedBy == LockOwner::None) return make(Intent::Lock, o.id);
             if (!atDoor) return make(Intent::Push, o.id, {}, door.x, door.y, turn == 1 ? "on it" : "");
         }
@@ -199,12 +192,21 @@ Order burrow_hider(const Sim& sim, const Driver& drv, int slot, int turn, const 
     return o;
 }
 
-Order burrow_seeker(const Sim& sim, const Driver& drv, int slot, int turn, const BaselineParams& params) {
+// What every seeker baseline does first: chase a known hider within chaseRadius, else watch when the
+// room has no patrol anchors. Nothing when the seeker goes on to patrol `anchors`.
+std::optional<Order> seeker_first_move(const Sim& sim, const Driver& drv, int slot, const BaselineParams& params,
+                                       const std::vector<Anchor>& anchors) {
     const Player& p = sim.players()[slot];
     const KnownEnemy e = drv.known_enemy(sim, slot);
     if (e.known && dist_sq(p.x, p.y, e.x, e.y) <= params.chaseRadius * params.chaseRadius) return make(Intent::Chase);
-    const auto anchors = patrol_anchors(sim.room());
     if (anchors.empty()) return make(Intent::Watch);
+    return std::nullopt;
+}
+
+Order burrow_seeker(const Sim& sim, const Driver& drv, int slot, int turn, const BaselineParams& params) {
+    const Player& p = sim.players()[slot];
+    const auto anchors = patrol_anchors(sim.room());
+    if (auto first = seeker_first_move(sim, drv, slot, params, anchors)) return *first;
     const Anchor& target = anchors[static_cast<std::size_t>((p.joinOrder / 2 + turn) % static_cast<int>(anchors.size()))];
     const int blocking = sim.object_containing((p.x + target.x) / 2, (p.y + target.y) / 2);
     if (blocking >= 0) {
@@ -246,10 +248,8 @@ Order scatter_hider(const Sim& sim, const Driver& drv, int slot, int turn, const
 
 Order scatter_seeker(const Sim& sim, const Driver& drv, int slot, int turn, const BaselineParams& params) {
     const Player& p = sim.players()[slot];
-    const KnownEnemy e = drv.known_enemy(sim, slot);
-    if (e.known && dist_sq(p.x, p.y, e.x, e.y) <= params.chaseRadius * params.chaseRadius) return make(Intent::Chase);
     const auto anchors = patrol_anchors(sim.room());
-    if (anchors.empty()) return make(Intent::Watch);
+    if (auto first = seeker_first_move(sim, drv, slot, params, anchors)) return *first;
     const int n = static_cast<int>(anchors.size());
     const int start = (p.joinOrder / 2) * n / 3;
     const Anchor& target = anchors[static_cast<std::size_t>((start + turn) % n)];

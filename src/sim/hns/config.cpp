@@ -123,37 +123,41 @@ std::string read_slots(const json::value& v, GameConfig& c) {
     return {};
 }
 
-std::string read_tokens(const json::value& v, GameConfig& c) {
-    if (!v.is_array()) return "tokens: must be an array";
+// A per-seat array (tokens, players): at most kMaxPlayers entries, entry i read into seat i's slot
+// (added if missing) by `read_entry(entry, i, "key[i]")`, which names the entry in its error.
+template <class ReadEntry>
+std::string read_per_seat(const json::value& v, const std::string& key, GameConfig& c, ReadEntry read_entry) {
+    if (!v.is_array()) return key + ": must be an array";
     const auto& a = v.as_array();
-    if (a.size() > static_cast<std::size_t>(kMaxPlayers)) return "tokens: too many entries";
+    if (a.size() > static_cast<std::size_t>(kMaxPlayers)) return key + ": too many entries";
     if (c.slots.size() < a.size()) c.slots.resize(a.size());
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        if (!a[i].is_string()) return "tokens[" + std::to_string(i) + "]: must be a string";
-        const std::string t(a[i].as_string());
-        if (!c.slots[i].token.empty() && c.slots[i].token != t)
-            return "tokens[" + std::to_string(i) + "]: conflicts with slots[" + std::to_string(i) + "].token";
-        c.slots[i].token = t;
-        if (c.closedRoster && c.slots[i].name.empty()) c.slots[i].name = "Cog" + std::to_string(i + 1);
-    }
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (std::string e = read_entry(a[i], i, key + "[" + std::to_string(i) + "]"); !e.empty()) return e;
     return {};
 }
 
+std::string read_tokens(const json::value& v, GameConfig& c) {
+    return read_per_seat(v, "tokens", c, [&](const json::value& entry, std::size_t i, const std::string& f) -> std::string {
+        if (!entry.is_string()) return f + ": must be a string";
+        const std::string t(entry.as_string());
+        if (!c.slots[i].token.empty() && c.slots[i].token != t)
+            return f + ": conflicts with slots[" + std::to_string(i) + "].token";
+        c.slots[i].token = t;
+        if (c.closedRoster && c.slots[i].name.empty()) c.slots[i].name = "Cog" + std::to_string(i + 1);
+        return {};
+    });
+}
+
 std::string read_players(const json::value& v, GameConfig& c) {
-    if (!v.is_array()) return "players: must be an array";
-    const auto& a = v.as_array();
-    if (a.size() > static_cast<std::size_t>(kMaxPlayers)) return "players: too many entries";
-    if (c.slots.size() < a.size()) c.slots.resize(a.size());
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        const std::string f = "players[" + std::to_string(i) + "]";
-        if (!a[i].is_object()) return f + ": must be an object";
-        const json::value* n = a[i].as_object().if_contains("name");
+    return read_per_seat(v, "players", c, [&](const json::value& entry, std::size_t i, const std::string& f) -> std::string {
+        if (!entry.is_object()) return f + ": must be an object";
+        const json::value* n = entry.as_object().if_contains("name");
         if (n == nullptr) return f + ".name: required";
         if (!n->is_string()) return f + ".name: must be a string";
         if (n->as_string().empty()) return f + ".name: must not be empty";
         c.slots[i].name = std::string(n->as_string());
-    }
-    return {};
+        return {};
+    });
 }
 
 }  // namespace

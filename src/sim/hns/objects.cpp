@@ -6,6 +6,7 @@
 
 #include "sim/hns/aim.hpp"
 #include "sim/hns/constants.hpp"
+#include "sim/hns/rect_distance.hpp"
 #include "sim/hns/sim.hpp"
 
 namespace hschool::sim::hns {
@@ -32,15 +33,6 @@ int rect_minus(const Rect& a, const Rect& b, Rect* out) {
     if (b.x > a.x) out[n++] = Rect{a.x, top, b.x - a.x, bottom - top};
     if (b.x + b.w < a.x + a.w) out[n++] = Rect{b.x + b.w, top, a.x + a.w - (b.x + b.w), bottom - top};
     return n;
-}
-
-int rect_dist_sq(const Rect& r, int px, int py) {
-    int dx = 0, dy = 0;
-    if (px < r.x) dx = r.x - px;
-    else if (px >= r.x + r.w) dx = px - (r.x + r.w - 1);
-    if (py < r.y) dy = r.y - py;
-    else if (py >= r.y + r.h) dy = py - (r.y + r.h - 1);
-    return dx * dx + dy * dy;
 }
 
 void object_size(ObjectKind kind, ObjectAxis axis, int& w, int& h) {

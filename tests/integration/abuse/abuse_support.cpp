@@ -574,13 +574,63 @@ std::optional<std::int32_t> create_school(std::uint16_t port, const std::string&
 
 void nice_this_thread(int nice) { setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), nice); }
 
-// ---- ArenaPlayer ----
+// ---- CountingClient ----
 
 namespace {
 inline constexpr auto kInputPeriod = std::chrono::microseconds(1'000'000 / 30);  // the browser client's rate
 inline constexpr auto kPingPeriod = 1s;
 inline constexpr auto kReadSlice = 5ms;
 }  // namespace
+
+CountingClient::~CountingClient() { stop(); }
+
+void CountingClient::start() {
+    ws_->set_auto_pong(true);
+    thread_ = std::thread([this] { run(); });
+}
+
+void CountingClient::run() {
+    auto next_ping = Clock::now();
+    while (!stop_) {
+        const auto now = Clock::now();
+        send_inputs(now);
+        if (now >= next_ping) {
+            ws_->send_binary(ping(std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count()));
+            next_ping += kPingPeriod;
+        }
+        auto event = ws_->read(kReadSlice);
+        if (auto* ended = std::get_if<WsEnded>(&event)) {
+            ended_ = *ended;
+            return;
+        }
+        if (auto* message = std::get_if<WsMessage>(&event); message && message->op == opcode::kBinary) {
+            if (const auto mark = mark_of(message->bytes())) {
+                marks_.push_back(*mark);
+                count_ = marks_.size();
+            }
+        }
+    }
+}
+
+bool CountingClient::wait_for_count(std::size_t count, std::chrono::milliseconds timeout) {
+    return eventually([&] { return count_.load() >= count; }, timeout, 10ms);
+}
+
+void CountingClient::stop() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+}
+
+double CountingClient::delivery() const {
+    const auto span = expected();
+    if (span == 0) return 0;
+    std::vector<std::int64_t> distinct = marks_;
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    return static_cast<double>(distinct.size()) / static_cast<double>(span);
+}
+
+// ---- ArenaPlayer ----
 
 ArenaPlayer::ArenaPlayer(std::uint16_t port, std::string name) {
     WsMessage welcome;
@@ -592,65 +642,35 @@ ArenaPlayer::ArenaPlayer(std::uint16_t port, std::string name) {
         return;
     }
     player_id_ = std::get<v1::Welcome>(decoded.value()).player_id;
-    ws_->set_auto_pong(true);
     joined_ = true;
-    thread_ = std::thread([this] { run(); });
+    next_input_ = Clock::now();
+    start();
 }
 
-ArenaPlayer::~ArenaPlayer() { stop(); }
+ArenaPlayer::~ArenaPlayer() { stop(); }  // before the thread could see this object half gone
 
-void ArenaPlayer::run() {
-    std::uint32_t sequence = 0;
-    auto next_input = Clock::now();
-    auto next_ping = Clock::now();
-    while (!stop_) {
-        const auto now = Clock::now();
-        if (now >= next_input) {
-            ws_->send_binary(v1::encode(v1::Input{++sequence, static_cast<std::uint8_t>((sequence / 30) % 2 ? v1::buttons::kLeft : v1::buttons::kRight)}));
-            next_input += kInputPeriod;
-            if (next_input < now) next_input = now + kInputPeriod;
-        }
-        if (now >= next_ping) {
-            ws_->send_binary(v1::encode(v1::Ping{std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count()}));
-            next_ping += kPingPeriod;
-        }
-        auto event = ws_->read(kReadSlice);
-        if (auto* ended = std::get_if<WsEnded>(&event)) {
-            ended_ = *ended;
-            return;
-        }
-        if (auto* message = std::get_if<WsMessage>(&event); message && message->op == opcode::kBinary) {
-            auto decoded = v1::decode_server(message->bytes());
-            if (!decoded) continue;
-            if (auto* snapshot = std::get_if<v1::Snapshot>(&decoded.value())) {
-                ticks_.push_back(snapshot->tick);
-                count_ = ticks_.size();
-            }
-        }
-    }
+void ArenaPlayer::send_inputs(Clock::time_point now) {
+    if (now < next_input_) return;
+    ++sequence_;
+    ws_->send_binary(v1::encode(v1::Input{sequence_, static_cast<std::uint8_t>((sequence_ / 30) % 2 ? v1::buttons::kLeft : v1::buttons::kRight)}));
+    next_input_ += kInputPeriod;
+    if (next_input_ < now) next_input_ = now + kInputPeriod;
 }
 
-bool ArenaPlayer::wait_for_snapshots(std::size_t count, std::chrono::milliseconds timeout) {
-    return eventually([&] { return count_.load() >= count; }, timeout, 10ms);
-}
+protocol::Bytes ArenaPlayer::ping(std::int64_t client_time_ms) const { return v1::encode(v1::Ping{client_time_ms}); }
 
-void ArenaPlayer::stop() {
-    stop_ = true;
-    if (thread_.joinable()) thread_.join();
+std::optional<std::int64_t> ArenaPlayer::mark_of(const protocol::Bytes& frame) {
+    auto decoded = v1::decode_server(frame);
+    if (!decoded) return std::nullopt;
+    auto* snapshot = std::get_if<v1::Snapshot>(&decoded.value());
+    if (!snapshot) return std::nullopt;
+    return snapshot->tick;
 }
 
 std::size_t ArenaPlayer::expected() const {
-    if (ticks_.empty()) return 0;
-    const auto [low, high] = std::minmax_element(ticks_.begin(), ticks_.end());
+    if (marks_.empty()) return 0;
+    const auto [low, high] = std::minmax_element(marks_.begin(), marks_.end());
     return static_cast<std::size_t>(*high - *low) + 1;
-}
-
-double ArenaPlayer::delivery() const {
-    if (ticks_.empty()) return 0;
-    std::vector<std::uint32_t> distinct = ticks_;
-    std::sort(distinct.begin(), distinct.end());
-    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-    return static_cast<double>(distinct.size()) / static_cast<double>(expected());
 }
 
 // ---- SchoolWatcher ----
@@ -677,61 +697,28 @@ SchoolWatcher::SchoolWatcher(std::uint16_t port, std::int32_t school_id) : schoo
         ADD_FAILURE() << "no MapSnapshot for school " << school_id;
         return;
     }
-    ws_->set_auto_pong(true);
     opened_ = true;
-    thread_ = std::thread([this] { run(); });
+    start();
 }
 
-SchoolWatcher::~SchoolWatcher() { stop(); }
+SchoolWatcher::~SchoolWatcher() { stop(); }  // before the thread could see this object half gone
 
-void SchoolWatcher::run() {
-    auto next_ping = Clock::now();
-    while (!stop_) {
-        const auto now = Clock::now();
-        if (now >= next_ping) {
-            ws_->send_binary(v4::encode(v4::Ping{std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count()}));
-            next_ping += kPingPeriod;
-        }
-        auto event = ws_->read(kReadSlice);
-        if (auto* ended = std::get_if<WsEnded>(&event)) {
-            ended_ = *ended;
-            return;
-        }
-        if (auto* message = std::get_if<WsMessage>(&event); message && message->op == opcode::kBinary) {
-            auto decoded = v4::decode_server(message->bytes());
-            if (!decoded) continue;
-            if (auto* clock = std::get_if<v4::Clock>(&decoded.value()); clock && clock->school_id == school_id_) {
-                times_.push_back(clock->game_time_ms);
-                speeds_.push_back(clock->speed_index);
-                count_ = times_.size();
-            }
-        }
-    }
-}
+protocol::Bytes SchoolWatcher::ping(std::int64_t client_time_ms) const { return v4::encode(v4::Ping{client_time_ms}); }
 
-bool SchoolWatcher::wait_for_clocks(std::size_t count, std::chrono::milliseconds timeout) {
-    return eventually([&] { return count_.load() >= count; }, timeout, 10ms);
-}
-
-void SchoolWatcher::stop() {
-    stop_ = true;
-    if (thread_.joinable()) thread_.join();
+std::optional<std::int64_t> SchoolWatcher::mark_of(const protocol::Bytes& frame) {
+    auto decoded = v4::decode_server(frame);
+    if (!decoded) return std::nullopt;
+    auto* clock = std::get_if<v4::Clock>(&decoded.value());
+    if (!clock || clock->school_id != school_id_) return std::nullopt;
+    speeds_.push_back(clock->speed_index);
+    return clock->game_time_ms;
 }
 
 std::size_t SchoolWatcher::expected() const {
-    if (times_.empty() || tick_rate_ == 0 || speeds_.front() >= std::size(kSpeedFactor)) return 0;
+    if (marks_.empty() || tick_rate_ == 0 || speeds_.front() >= std::size(kSpeedFactor)) return 0;
     const double step = kGameMsPerRealSecondAtX1 * kSpeedFactor[speeds_.front()] / tick_rate_;
-    const auto [low, high] = std::minmax_element(times_.begin(), times_.end());
+    const auto [low, high] = std::minmax_element(marks_.begin(), marks_.end());
     return static_cast<std::size_t>(std::llround(static_cast<double>(*high - *low) / step)) + 1;
-}
-
-double SchoolWatcher::delivery() const {
-    const auto span = expected();
-    if (span == 0) return 0;
-    std::vector<std::int64_t> distinct = times_;
-    std::sort(distinct.begin(), distinct.end());
-    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-    return static_cast<double>(distinct.size()) / static_cast<double>(span);
 }
 
 }  // namespace hschool::test::abuse

@@ -21,6 +21,7 @@
 
 #include "protocol/bytes.hpp"
 #include "server_process.hpp"
+#include "server_test.hpp"
 #include "ws_client.hpp"
 
 namespace hschool::test::abuse {
@@ -218,7 +219,8 @@ std::unique_ptr<RawWs> join(std::uint16_t port, const protocol::Bytes& hello, co
 
 // A server of its own: database, packs and a web root (with an index.html) under `dir`, info logging,
 // then `extra` (later options win).
-std::vector<std::string> server_args(const TempDir& dir, const std::vector<std::string>& extra = {});
+std::vector<std::string> server_args(const TempDir& dir, const std::vector<std::string>& extra);
+inline std::vector<std::string> server_args(const TempDir& dir) { return server_args(dir, {}); }
 
 std::string scrape_metrics(std::uint16_t port);
 // The value of one exact series (`name` or `name{labels}`); nothing when it is not listed.
@@ -242,62 +244,83 @@ void nice_this_thread(int nice);
 
 // ---- well-behaved clients that count what they receive ----
 
-// An arena player on its own thread, as the browser client behaves: 30 inputs and one ping a
-// second, every frame read, server pings answered. Counts the snapshot ticks it receives.
-class ArenaPlayer {
+// What the well-behaved clients below share: their socket read on a thread of its own (server pings
+// answered, one ping of ours a second) until stop(), and each frame that matters kept as a mark (a
+// tick, a game time) whose distinct values over the span they should cover give the delivery.
+class CountingClient {
 public:
-    explicit ArenaPlayer(std::uint16_t port, std::string name = "good");
-    ~ArenaPlayer();
-    bool joined() const { return joined_; }
-    std::uint32_t player_id() const { return player_id_; }
-    // Waits until at least `count` snapshots have arrived.
-    bool wait_for_snapshots(std::size_t count, std::chrono::milliseconds timeout);
+    virtual ~CountingClient();
+    CountingClient(const CountingClient&) = delete;
+    CountingClient& operator=(const CountingClient&) = delete;
     // Stops the thread; then the counts below are final.
     void stop();
     std::size_t received() const { return count_.load(); }  // safe while running
-    // Distinct ticks received over the span from the first to the last received; 0 without frames.
+    // Distinct marks received over the span from the first to the last received; 0 without frames.
     double delivery() const;
-    std::size_t expected() const;
+    // How many marks the span from the first to the last received should hold; 0 without frames.
+    virtual std::size_t expected() const = 0;
     std::optional<WsEnded> ended() const { return ended_; }
 
-private:
-    void run();
+protected:
+    CountingClient() = default;
+    // Starts reading ws_ (joined by the subclass) on the thread.
+    void start();
+    bool wait_for_count(std::size_t count, std::chrono::milliseconds timeout);
     std::unique_ptr<RawWs> ws_;
-    bool joined_ = false;
-    std::uint32_t player_id_ = 0;
+    std::vector<std::int64_t> marks_;
+
+private:
+    // Sends what else is due at `now`; called before every read.
+    virtual void send_inputs(Clock::time_point /*now*/) {}
+    virtual protocol::Bytes ping(std::int64_t client_time_ms) const = 0;
+    // The mark a binary frame carries, when it counts.
+    virtual std::optional<std::int64_t> mark_of(const protocol::Bytes& frame) = 0;
+    void run();
     std::atomic<bool> stop_{false};
     std::atomic<std::size_t> count_{0};
-    std::vector<std::uint32_t> ticks_;
     std::optional<WsEnded> ended_;
     std::thread thread_;
 };
 
-// A v4 watcher of one running school: one ping a second, pings answered, every frame read.
-// Counts Clock frames by the game time they carry (each tick advances it by a fixed step).
-class SchoolWatcher {
+// An arena player on its own thread, as the browser client behaves: 30 inputs and one ping a
+// second, every frame read, server pings answered. Marks the snapshot ticks it receives.
+class ArenaPlayer final : public CountingClient {
 public:
-    SchoolWatcher(std::uint16_t port, std::int32_t school_id);
-    ~SchoolWatcher();
-    bool opened() const { return opened_; }
-    bool wait_for_clocks(std::size_t count, std::chrono::milliseconds timeout);
-    void stop();
-    std::size_t received() const { return count_.load(); }  // safe while running
-    double delivery() const;
-    std::size_t expected() const;
-    std::optional<WsEnded> ended() const { return ended_; }
+    explicit ArenaPlayer(std::uint16_t port, std::string name = "good");
+    ~ArenaPlayer() override;
+    bool joined() const { return joined_; }
+    std::uint32_t player_id() const { return player_id_; }
+    // Waits until at least `count` snapshots have arrived.
+    bool wait_for_snapshots(std::size_t count, std::chrono::milliseconds timeout) { return wait_for_count(count, timeout); }
+    std::size_t expected() const override;
 
 private:
-    void run();
-    std::unique_ptr<RawWs> ws_;
+    void send_inputs(Clock::time_point now) override;
+    protocol::Bytes ping(std::int64_t client_time_ms) const override;
+    std::optional<std::int64_t> mark_of(const protocol::Bytes& frame) override;
+    bool joined_ = false;
+    std::uint32_t player_id_ = 0;
+    std::uint32_t sequence_ = 0;
+    Clock::time_point next_input_;
+};
+
+// A v4 watcher of one running school: one ping a second, pings answered, every frame read.
+// Marks Clock frames by the game time they carry (each tick advances it by a fixed step).
+class SchoolWatcher final : public CountingClient {
+public:
+    SchoolWatcher(std::uint16_t port, std::int32_t school_id);
+    ~SchoolWatcher() override;
+    bool opened() const { return opened_; }
+    bool wait_for_clocks(std::size_t count, std::chrono::milliseconds timeout) { return wait_for_count(count, timeout); }
+    std::size_t expected() const override;
+
+private:
+    protocol::Bytes ping(std::int64_t client_time_ms) const override;
+    std::optional<std::int64_t> mark_of(const protocol::Bytes& frame) override;
     std::int32_t school_id_;
     bool opened_ = false;
     std::uint8_t tick_rate_ = 0;
-    std::atomic<bool> stop_{false};
-    std::atomic<std::size_t> count_{0};
-    std::vector<std::int64_t> times_;
     std::vector<std::uint8_t> speeds_;
-    std::optional<WsEnded> ended_;
-    std::thread thread_;
 };
 
 }  // namespace hschool::test::abuse

@@ -14,12 +14,7 @@
 namespace hschool::test::abuse {
 namespace {
 
-class HttpAbuse : public ::testing::Test {
-protected:
-    void SetUp() override { ASSERT_TRUE(server.started()) << server.output(); }
-    TempDir dir;
-    ServerProcess server{server_args(dir)};
-};
+class HttpAbuse : public ServerTest<server_args> {};
 
 // ---- error answers are delivered whole while the client is still sending ----
 

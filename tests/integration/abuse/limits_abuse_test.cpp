@@ -27,6 +27,23 @@ void close_politely(RawWs& ws) {
     ws.socket().close();
 }
 
+// ---- both caps ----
+
+// Opens `count` schools sessions into `open`; each must be let in.
+void open_sessions(std::uint16_t port, int count, std::vector<std::unique_ptr<RawWs>>& open) {
+    for (int i = 0; i < count; ++i) {
+        open.push_back(join(port, schools_hello()));
+        ASSERT_TRUE(open.back()) << "connection " << i + 1 << " of " << count << " was refused";
+    }
+}
+
+// The next upgrade is refused with a 503 problem.
+void expect_upgrade_refused(std::uint16_t port, const char* which) {
+    auto over = RawWs::upgrade(port);
+    EXPECT_FALSE(over.ws) << which << " was upgraded";
+    EXPECT_TRUE(is_problem(over.reply, 503)) << which;
+}
+
 // ---- total cap ----
 
 inline constexpr int kMaxConnections = 4;
@@ -38,14 +55,8 @@ TEST(LimitsAbuse, TheUpgradeBeyondMaxConnectionsGets503AndAFreedSlotIsReused) {
     const double refused_before = family_sum(scrape_metrics(server.port()), "hschool_connections_refused_total").value_or(0);
 
     std::vector<std::unique_ptr<RawWs>> open;
-    for (int i = 0; i < kMaxConnections; ++i) {
-        open.push_back(join(server.port(), schools_hello()));
-        ASSERT_TRUE(open.back()) << "connection " << i + 1 << " of " << kMaxConnections << " was refused";
-    }
-
-    auto over = RawWs::upgrade(server.port());
-    EXPECT_FALSE(over.ws) << "connection " << kMaxConnections + 1 << " was upgraded";
-    EXPECT_TRUE(is_problem(over.reply, 503));
+    ASSERT_NO_FATAL_FAILURE(open_sessions(server.port(), kMaxConnections, open));
+    expect_upgrade_refused(server.port(), "one over the cap");
     // Plain HTTP is not a WebSocket session: the server still answers it at the cap.
     EXPECT_EQ(http_request(server.port(), "GET", "/health").status, 200U);
     const auto metrics = scrape_metrics(server.port());
@@ -59,9 +70,7 @@ TEST(LimitsAbuse, TheUpgradeBeyondMaxConnectionsGets503AndAFreedSlotIsReused) {
     auto again = join(server.port(), schools_hello());
     EXPECT_TRUE(again) << "the freed slot was not given to a new connection";
     // And the cap holds again once it is taken.
-    auto over_again = RawWs::upgrade(server.port());
-    EXPECT_FALSE(over_again.ws);
-    EXPECT_TRUE(is_problem(over_again.reply, 503));
+    expect_upgrade_refused(server.port(), "one over the cap once the freed slot is taken");
 }
 
 // ---- per-IP cap ----
@@ -76,13 +85,8 @@ TEST(LimitsAbuse, TheUpgradeBeyondMaxConnectionsPerIpGets503WhileOtherAddressesA
     const double refused_before = family_sum(scrape_metrics(server.port()), "hschool_connections_refused_total").value_or(0);
 
     std::vector<std::unique_ptr<RawWs>> open;
-    for (int i = 0; i < kMaxPerIp; ++i) {
-        open.push_back(join(server.port(), schools_hello()));
-        ASSERT_TRUE(open.back()) << "connection " << i + 1 << " of " << kMaxPerIp << " was refused";
-    }
-    auto over = RawWs::upgrade(server.port());
-    EXPECT_FALSE(over.ws) << "connection " << kMaxPerIp + 1 << " from one address was upgraded";
-    EXPECT_TRUE(is_problem(over.reply, 503));
+    ASSERT_NO_FATAL_FAILURE(open_sessions(server.port(), kMaxPerIp, open));
+    expect_upgrade_refused(server.port(), "one over the cap from one address");
     EXPECT_GE(family_sum(scrape_metrics(server.port()), "hschool_connections_refused_total").value_or(0), refused_before + 1);
 
     UpgradeOptions elsewhere;

@@ -52,12 +52,7 @@ Exit run_to_exit(const std::vector<std::string>& args) {
     return result;
 }
 
-class StaticAbuse : public ::testing::Test {
-protected:
-    void SetUp() override { ASSERT_TRUE(server.started()) << server.output(); }
-    TempDir dir;
-    ServerProcess server{server_args(dir)};
-};
+class StaticAbuse : public ServerTest<server_args> {};
 
 TEST_F(StaticAbuse, EveryProbeForAFileOutsideTheRootOrHiddenIs404) {
     ASSERT_EQ(http_request(server.port(), "GET", "/").status, 200U);  // the root does serve: 404s below are refusals

@@ -3,6 +3,9 @@
 // which snapshot tick on everything this client sent before has been applied by the server.
 #include <algorithm>
 #include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "wire.hpp"
 
@@ -20,6 +23,21 @@ inline std::size_t count_kind(const v1::Snapshot& snapshot, std::uint8_t kind) {
     return static_cast<std::size_t>(std::count_if(snapshot.entities.begin(), snapshot.entities.end(),
                                                   [&](const v1::EntityState& e) { return e.kind == kind; }));
 }
+
+// A test with its own isolated server, started (with extra flags if the test asks) by start().
+class ArenaServerTest : public ::testing::Test {
+protected:
+    void start(std::vector<std::string> extra = {}) {
+        auto args = isolated_server_args(dir);
+        args.insert(args.end(), extra.begin(), extra.end());
+        server = std::make_unique<ServerProcess>(args);
+        ASSERT_TRUE(server->started()) << server->output();
+    }
+    std::uint16_t port() const { return server->port(); }
+
+    TempDir dir;
+    std::unique_ptr<ServerProcess> server;
+};
 
 class ArenaClient {
 public:

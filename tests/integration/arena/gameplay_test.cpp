@@ -9,16 +9,8 @@ namespace {
 constexpr float kStep = 12.0f;  // 240 units/s at 20 Hz
 constexpr std::uint32_t kObstacleColour = 0x5B6472;
 
-class Arena : public ::testing::Test {
+class Arena : public ArenaServerTest {
 protected:
-    void start(std::vector<std::string> extra = {}) {
-        auto args = isolated_server_args(dir);
-        args.insert(args.end(), extra.begin(), extra.end());
-        server = std::make_unique<ServerProcess>(args);
-        ASSERT_TRUE(server->started()) << server->output();
-    }
-    std::uint16_t port() const { return server->port(); }
-
     // Reads `reader`'s snapshots until `id` is in one; bounded.
     static std::optional<v1::Snapshot> until_present(ArenaClient& reader, std::uint32_t id) {
         for (int i = 0; i < kMaxSnapshotsToWait; ++i) {
@@ -29,9 +21,6 @@ protected:
         ADD_FAILURE() << "entity " << id << " never appeared";
         return std::nullopt;
     }
-
-    TempDir dir;
-    std::unique_ptr<ServerProcess> server;
 };
 
 // The x, y and tick of one avatar in consecutive snapshots.

@@ -23,18 +23,7 @@ namespace av5 = sim::arena::v5;
 constexpr int kMaxFramesToWait = 200;  // 10 s at 20 Hz: every wait below is bounded
 
 std::optional<p5::ServerMessage> next_v5(WsClient& client) {
-    auto event = client.read(kWait);
-    auto* frame = std::get_if<Frame>(&event);
-    if (!frame) {
-        ADD_FAILURE() << "expected a frame";
-        return std::nullopt;
-    }
-    auto decoded = p5::decode_server(frame->data);
-    if (!decoded) {
-        ADD_FAILURE() << "malformed v5 frame: " << protocol::describe(decoded.error());
-        return std::nullopt;
-    }
-    return std::move(decoded).value();
+    return next_decoded<p5::ServerMessage>(client, p5::decode_server, "v5", kWait);
 }
 
 // A v5 player: Hello, then Welcome and StaticWorld; every Frame is applied to its replica.
@@ -82,18 +71,7 @@ private:
     av5::Replica replica_;
 };
 
-class ArenaV5 : public ::testing::Test {
-protected:
-    void start(std::vector<std::string> extra = {}) {
-        auto args = isolated_server_args(dir);
-        args.insert(args.end(), extra.begin(), extra.end());
-        server = std::make_unique<ServerProcess>(args);
-        ASSERT_TRUE(server->started()) << server->output();
-    }
-    std::uint16_t port() const { return server->port(); }
-    TempDir dir;
-    std::unique_ptr<ServerProcess> server;
-};
+using ArenaV5 = ArenaServerTest;
 
 TEST_F(ArenaV5, OpensWithWelcomeStaticWorldAndAKeyframeThenAnUnbrokenChain) {
     start();

@@ -213,12 +213,7 @@ TEST_P(CrossSite, WritesFromAForeignOriginAreRefusedAndTheSameFromCurlPass) {
 
 INSTANTIATE_TEST_SUITE_P(BothModes, CrossSite, ::testing::Values("open", "owners"));
 
-class OpenMode : public ::testing::Test {
-protected:
-    void SetUp() override { ASSERT_TRUE(server.started()) << server.output(); }
-    TempDir dir;
-    ServerProcess server{hns_server_args(dir)};
-};
+class OpenMode : public ServerTest<hns_server_args> {};
 
 TEST_F(OpenMode, IsTheDefaultOnLoopbackAndTrustsEveryone) {
     EXPECT_EQ(parse(http_request(server.port(), "GET", "/health").body).as_object().at("access"), "open");

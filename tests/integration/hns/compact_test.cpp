@@ -12,12 +12,9 @@ namespace {
 
 namespace hc = protocol::hns_compact;
 
-class HnsCompact : public ::testing::Test {
+class HnsCompact : public ServerTest<hns_server_args> {
 protected:
-    void SetUp() override { ASSERT_TRUE(server.started()) << server.output(); }
     std::string bot_match() { return create_match(server.port(), R"({"variant":"certification","bots":6})"); }
-    TempDir dir;
-    ServerProcess server{hns_server_args(dir)};
 };
 
 hc::FrameMark mark_of(const protocol::Bytes& message) {

@@ -6,12 +6,7 @@
 namespace hschool::test::hns {
 namespace {
 
-class HnsEndpoints : public ::testing::Test {
-protected:
-    void SetUp() override { ASSERT_TRUE(server.started()) << server.output(); }
-    TempDir dir;
-    ServerProcess server{hns_server_args(dir)};
-};
+class HnsEndpoints : public ServerTest<hns_server_args> {};
 
 TEST_F(HnsEndpoints, HealthzAndControlsAnswerWithTheReferenceTexts) {
     auto health = http_request(server.port(), "GET", "/healthz");

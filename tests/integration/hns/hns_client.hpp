@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "protocol/sprite_v1.hpp"
+#include "sim/hns/replay.hpp"
 #include "wire.hpp"
 
 namespace hschool::test::hns {
@@ -21,16 +22,29 @@ namespace sv = protocol::sprite_v1;
 namespace json = boost::json;
 
 // A server with the default match off the way (its own data folder, debug logs).
-inline std::vector<std::string> hns_server_args(const TempDir& dir, std::vector<std::string> extra = {}) {
+inline std::vector<std::string> hns_server_args(const TempDir& dir, std::vector<std::string> extra) {
     auto args = isolated_server_args(dir);
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
 }
+inline std::vector<std::string> hns_server_args(const TempDir& dir) { return hns_server_args(dir, {}); }
 
 inline json::value parse(const std::string& text) {
     json::error_code ec;
     auto value = json::parse(text, ec);
     return ec ? json::value(nullptr) : value;
+}
+
+// The JSON records of one kind ("k") that seats wrote into a replay's chat: directives, fallbacks...
+inline std::vector<json::object> chat_records(const std::string& replay, const char* kind) {
+    std::vector<json::object> out;
+    auto data = sim::hns::parse_replay(replay);
+    if (!data) return out;
+    for (const auto& chat : data->chats) {
+        auto value = parse(chat.message);
+        if (value.is_object() && value.as_object().contains("k") && value.as_object().at("k") == kind) out.push_back(value.as_object());
+    }
+    return out;
 }
 
 // POST /api/hns/matches; the new match's id, or "" (with the answer in `failure`).

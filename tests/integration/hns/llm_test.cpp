@@ -18,17 +18,6 @@ namespace {
 
 constexpr const char* kPrompt = "PROMPT-7f3a: hide in the north pocket and never shout";
 
-std::vector<json::object> records(const std::string& replay, const char* kind) {
-    std::vector<json::object> out;
-    auto data = sim::hns::parse_replay(replay);
-    if (!data) return out;
-    for (const auto& chat : data->chats) {
-        auto value = parse(chat.message);
-        if (value.is_object() && value.as_object().contains("k") && value.as_object().at("k") == kind) out.push_back(value.as_object());
-    }
-    return out;
-}
-
 std::int64_t at_int(const json::object& o, const char* key) { return o.at(key).as_int64(); }
 
 // One server whose model sidecar is `model` (or none), and a certification match on it with
@@ -138,7 +127,7 @@ TEST(HnsPromptSeats, SixSeatsAskInOneParallelBatchAndPlayTheModelsOrders) {
 
     // The cogs did what the model said: every directive is the model's, with its target and shout.
     const auto replay = m.replay();
-    const auto directives = records(replay, "directive");
+    const auto directives = chat_records(replay, "directive");
     ASSERT_EQ(directives.size(), 48U);
     for (const auto& d : directives) {
         EXPECT_EQ(d.at("source"), "llm");
@@ -146,7 +135,7 @@ TEST(HnsPromptSeats, SixSeatsAskInOneParallelBatchAndPlayTheModelsOrders) {
         EXPECT_EQ(d.at("to").as_array()[0].as_int64(), 100 + at_int(d, "slot"));
         EXPECT_EQ(d.at("say").as_string(), "s" + std::to_string(at_int(d, "slot")));
     }
-    EXPECT_TRUE(records(replay, "fallback").empty());
+    EXPECT_TRUE(chat_records(replay, "fallback").empty());
     for (int s = 0; s < 6; ++s) {
         EXPECT_EQ(results_array(match, "llmTurns")[s].as_int64(), 8) << s;
         EXPECT_EQ(results_array(match, "fallbackTurns")[s].as_int64(), 0) << s;
@@ -175,7 +164,7 @@ ModelReply from(const Table& table, const ModelRequest& r) {
 // The fallback records of seat 0 for (game, turn), as "attempt:cause:detail-prefix" lines.
 std::vector<std::string> fallbacks_of(const std::string& replay, int game, int turn) {
     std::vector<std::string> out;
-    for (const auto& f : records(replay, "fallback"))
+    for (const auto& f : chat_records(replay, "fallback"))
         if (at_int(f, "slot") == 0 && at_int(f, "game") == game && at_int(f, "turn") == turn)
             out.push_back(std::to_string(at_int(f, "attempt")) + ":" + std::string(f.at("cause").as_string()) + ":" +
                           std::string(f.at("detail").as_string()));
@@ -183,7 +172,7 @@ std::vector<std::string> fallbacks_of(const std::string& replay, int game, int t
 }
 
 std::string source_of(const std::string& replay, int game, int turn) {
-    for (const auto& d : records(replay, "directive"))
+    for (const auto& d : chat_records(replay, "directive"))
         if (at_int(d, "slot") == 0 && at_int(d, "game") == game && at_int(d, "turn") == turn) return std::string(d.at("source").as_string());
     return "<none>";
 }
@@ -258,7 +247,7 @@ TEST(HnsPromptSeats, ASlowFirstAttemptIsRetriedOnceAndALateAnswerIsIgnored) {
     EXPECT_EQ(fallbacks_of(replay, 1, 1), (std::vector<std::string>{"1:timeout:no answer before the attempt's deadline",
                                                                      "2:timeout:no answer before the attempt's deadline",
                                                                      "2:parse_error:the seat played the burrow order"}));
-    for (const auto& d : records(replay, "directive")) {
+    for (const auto& d : chat_records(replay, "directive")) {
         if (at_int(d, "slot") != 0 || at_int(d, "game") != 1) continue;
         if (at_int(d, "turn") == 0) {  // the retry's order, not the late first answer
             EXPECT_EQ(d.at("source"), "llm");
@@ -293,13 +282,13 @@ TEST(HnsPromptSeats, WithNoCredentialsEveryTurnFallsBackAtOnce) {
     const auto match = m.finish();
     ASSERT_FALSE(match.empty());
     const auto replay = m.replay();
-    const auto fallbacks = records(replay, "fallback");
+    const auto fallbacks = chat_records(replay, "fallback");
     ASSERT_EQ(fallbacks.size(), 48U);  // one per seat-turn, attempt 1
     for (const auto& f : fallbacks) {
         EXPECT_EQ(f.at("cause"), "no_credentials");
         EXPECT_EQ(at_int(f, "attempt"), 1);
     }
-    for (const auto& d : records(replay, "directive")) {
+    for (const auto& d : chat_records(replay, "directive")) {
         EXPECT_EQ(d.at("source"), "fallback");
         EXPECT_EQ(at_int(d, "latency_ms"), 0);
     }
@@ -316,7 +305,7 @@ TEST(HnsPromptSeats, TheBudgetGuardStopsAskingWhenTheWallClockIsNearlySpent) {
     ASSERT_FALSE(match.empty());
     EXPECT_TRUE(model.requests().empty());
     const auto replay = m.replay();
-    const auto guards = records(replay, "budget_guard");
+    const auto guards = chat_records(replay, "budget_guard");
     ASSERT_EQ(guards.size(), 1U);
     EXPECT_EQ(at_int(guards[0], "turn"), 0);
     EXPECT_LE(at_int(guards[0], "remaining_s"), 30);

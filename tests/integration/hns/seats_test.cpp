@@ -16,9 +16,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-class HnsSeats : public ::testing::Test {
+class HnsSeats : public ServerTest<hns_server_args> {
 protected:
-    void SetUp() override { ASSERT_TRUE(server.started()) << server.output(); }
 
     // Six sockets on slots 0..5 of `id`, each registered with `registration` (if any).
     std::vector<std::unique_ptr<WsClient>> seat_all(const std::string& id, const std::string& registration) {
@@ -30,21 +29,7 @@ protected:
         }
         return seats;
     }
-
-    TempDir dir;
-    ServerProcess server{hns_server_args(dir)};
 };
-
-std::vector<json::object> chat_records(const std::string& replay, const char* kind) {
-    std::vector<json::object> out;
-    auto data = sim::hns::parse_replay(replay);
-    if (!data) return out;
-    for (const auto& chat : data->chats) {
-        auto value = parse(chat.message);
-        if (value.is_object() && value.as_object().contains("k") && value.as_object().at("k") == kind) out.push_back(value.as_object());
-    }
-    return out;
-}
 
 TEST_F(HnsSeats, DecisionsGoOnlyToLiveSeatsAndRejectedOrdersAreRecorded) {
     const std::string id = create_match(server.port(), R"({"variant":"certification"})");

@@ -4,6 +4,7 @@
 #include <boost/json.hpp>
 
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "abuse_support.hpp"
@@ -17,6 +18,17 @@ namespace sv = protocol::sprite_v1;
 // A match that plays at once: six burrow bots; `config` adds keys (e.g. longer hunts).
 inline std::string create_bot_match(std::uint16_t port, const std::string& variant, const std::string& config = "{}") {
     return hns::create_match(port, R"({"variant":")" + variant + R"(","bots":6,"config":)" + config + "}");
+}
+
+// A certification match of bots played to its end (closed 1000), for the replay's viewers: its id, or
+// "" (and a test failure) when it was not made or did not end.
+inline std::string played_out_bot_match(std::uint16_t port) {
+    const std::string id = create_bot_match(port, "certification");
+    EXPECT_FALSE(id.empty()) << "no match was made";
+    if (id.empty()) return {};
+    const auto code = hns::play_out(port, id);
+    EXPECT_EQ(code, std::optional<std::uint16_t>(1000));
+    return code == std::optional<std::uint16_t>(1000) ? id : std::string();
 }
 
 // A Sprite v1 socket (no Hello) from 127.0.0.<host>. It answers Pings as it reads, as browsers and

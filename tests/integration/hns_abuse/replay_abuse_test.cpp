@@ -151,9 +151,8 @@ TEST(HnsReplayAbuse, AViewerThatStopsReadingIsResyncedNotClosed) {
     TempDir dir;
     ServerProcess server(server_args(dir, {"--write-stall-ms", std::to_string(kStall.count())}));
     ASSERT_TRUE(server.started()) << server.output();
-    const std::string id = create_bot_match(server.port(), "certification");
+    const std::string id = played_out_bot_match(server.port());
     ASSERT_FALSE(id.empty());
-    ASSERT_EQ(hns::play_out(server.port(), id), std::optional<std::uint16_t>(1000));
     const std::string resyncs = R"(hschool_hns_viewer_resyncs_total{stream="replay"})";
     const double before = counter(server.port(), resyncs);
     auto viewer = sprite_socket(server.port(), "/replay?match=" + id, 1, 64 * 1024);
@@ -180,9 +179,8 @@ TEST(HnsReplayAbuse, AFloodOfKeysClosesTheViewerWith1008) {
     TempDir dir;
     ServerProcess server(server_args(dir));
     ASSERT_TRUE(server.started()) << server.output();
-    const std::string id = create_bot_match(server.port(), "certification");
+    const std::string id = played_out_bot_match(server.port());
     ASSERT_FALSE(id.empty());
-    ASSERT_EQ(hns::play_out(server.port(), id), std::optional<std::uint16_t>(1000));
     auto viewer = sprite_socket(server.port(), "/replay?match=" + id);
     ASSERT_TRUE(viewer);
     // Hundreds of keys in one burst: far more than a person presses in a frame.

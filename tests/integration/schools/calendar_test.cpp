@@ -1,5 +1,6 @@
 // The v4 school calendar on /ws/game: map snapshots, clocks, pause and speed, SchoolGone.
 #include <map>
+#include <optional>
 #include <set>
 
 #include "schools_support.hpp"
@@ -7,9 +8,8 @@
 namespace hschool::test::schools {
 namespace {
 
-class SchoolsCalendar : public ::testing::Test {
+class SchoolsCalendar : public ServerTest<isolated_server_args> {
 protected:
-    void SetUp() override { ASSERT_TRUE(server.started()) << server.output(); }
     std::uint16_t port() const { return server.port(); }
     std::int32_t create(const std::string& name, const json::object& extra = {}) { return create_school_id(port(), name, extra); }
     json::object school(std::int32_t id) {
@@ -17,9 +17,26 @@ protected:
         if (!found) ADD_FAILURE() << "school " << id << " is not listed";
         return found.value_or(json::object{});
     }
-
-    TempDir dir;
-    ServerProcess server{isolated_server_args(dir)};
+    // A new school and a client that has it open (its snapshot read); no client when that failed.
+    std::pair<std::int32_t, std::unique_ptr<WsClient>> watched_school(const std::string& name, const json::object& extra = {}) {
+        const auto id = create(name, extra);
+        auto client = join(port());
+        if (!client || !open_school(*client, id)) {
+            ADD_FAILURE() << "could not open school " << id;
+            return {id, nullptr};
+        }
+        return {id, std::move(client)};
+    }
+    // The map snapshot a client of `locale` gets when it opens school `id`; nothing (and a failure) without one.
+    std::optional<v4::MapSnapshot> snapshot_for(std::int32_t id, std::uint8_t locale) {
+        auto client = join(port(), locale);
+        const auto opened = client ? open_school(*client, id) : std::nullopt;
+        if (!opened) {
+            ADD_FAILURE() << "no snapshot of school " << id << " for locale " << int(locale);
+            return std::nullopt;
+        }
+        return std::get<v4::MapSnapshot>(opened->message);
+    }
 };
 
 std::uint8_t wire_kind(std::string_view kind) {
@@ -77,10 +94,8 @@ void expect_snapshot_of(const v4::MapSnapshot& snapshot, const json::object& map
 
 TEST_F(SchoolsCalendar, OpeningSendsOneSnapshotThenClocksOfThatSchool) {
     create("Other");
-    const auto id = create("Watched", {{"startDate", "1999-09-01T08:30:00Z"}});
-    auto client = join(port());
+    const auto [id, client] = watched_school("Watched", {{"startDate", "1999-09-01T08:30:00Z"}});
     ASSERT_TRUE(client);
-    ASSERT_TRUE(open_school(*client, id));
     const auto clocks = next_clocks(*client, 20);  // no second snapshot, nothing else
     ASSERT_EQ(clocks.size(), 20U);
     for (const auto& clock : clocks) {
@@ -94,14 +109,11 @@ TEST_F(SchoolsCalendar, OpeningSendsOneSnapshotThenClocksOfThatSchool) {
 TEST_F(SchoolsCalendar, AnEnglishSnapshotIsTheDefaultMapInEnglishParentsFirst) {
     const auto id = create("English");
     const auto catalog = get_object(port(), "/api/catalog?lang=en");
-    auto client = join(port(), 1);
-    ASSERT_TRUE(client);
-    const auto opened = open_school(*client, id);
-    ASSERT_TRUE(opened);
-    const auto& snapshot = std::get<v4::MapSnapshot>(opened->message);
-    expect_snapshot_of(snapshot, catalog.at("defaultMap").as_object(), catalog);
-    EXPECT_EQ(snapshot.nodes.front().name, "School yard");
-    for (const auto& n : snapshot.nodes) EXPECT_FALSE(has_cyrillic(n.name)) << n.name;
+    const auto snapshot = snapshot_for(id, 1);
+    ASSERT_TRUE(snapshot);
+    expect_snapshot_of(*snapshot, catalog.at("defaultMap").as_object(), catalog);
+    EXPECT_EQ(snapshot->nodes.front().name, "School yard");
+    for (const auto& n : snapshot->nodes) EXPECT_FALSE(has_cyrillic(n.name)) << n.name;
 }
 
 TEST_F(SchoolsCalendar, ARussianSnapshotForLocaleZeroAndAnyUnknownLocale) {
@@ -109,13 +121,10 @@ TEST_F(SchoolsCalendar, ARussianSnapshotForLocaleZeroAndAnyUnknownLocale) {
     const auto catalog = get_object(port(), "/api/catalog?lang=ru");
     for (std::uint8_t locale : {0, 7}) {
         SCOPED_TRACE(int(locale));
-        auto client = join(port(), locale);
-        ASSERT_TRUE(client);
-        const auto opened = open_school(*client, id);
-        ASSERT_TRUE(opened);
-        const auto& snapshot = std::get<v4::MapSnapshot>(opened->message);
-        expect_snapshot_of(snapshot, catalog.at("defaultMap").as_object(), catalog);
-        for (const auto& n : snapshot.nodes) EXPECT_TRUE(has_cyrillic(n.name)) << n.name;
+        const auto snapshot = snapshot_for(id, locale);
+        ASSERT_TRUE(snapshot);
+        expect_snapshot_of(*snapshot, catalog.at("defaultMap").as_object(), catalog);
+        for (const auto& n : snapshot->nodes) EXPECT_TRUE(has_cyrillic(n.name)) << n.name;
     }
 }
 
@@ -125,15 +134,12 @@ TEST_F(SchoolsCalendar, ACustomMapIsSentWithItsNamesAsWritten) {
     map["links"].as_array().push_back(link("room-a", "room-203"));
     const auto id = create("Custom", {{"map", map}});
     const auto catalog = get_object(port(), "/api/catalog?lang=en");
-    auto client = join(port(), 1);
-    ASSERT_TRUE(client);
-    const auto opened = open_school(*client, id);
-    ASSERT_TRUE(opened);
-    const auto& snapshot = std::get<v4::MapSnapshot>(opened->message);
-    expect_snapshot_of(snapshot, map, catalog);
-    ASSERT_EQ(snapshot.nodes.size(), 5U);
-    EXPECT_EQ(snapshot.nodes.back().name, "Кабинет 203");
-    EXPECT_EQ(snapshot.nodes.back().kind, v4::node_kind::kRoom);
+    const auto snapshot = snapshot_for(id, 1);
+    ASSERT_TRUE(snapshot);
+    expect_snapshot_of(*snapshot, map, catalog);
+    ASSERT_EQ(snapshot->nodes.size(), 5U);
+    EXPECT_EQ(snapshot->nodes.back().name, "Кабинет 203");
+    EXPECT_EQ(snapshot->nodes.back().kind, v4::node_kind::kRoom);
 }
 
 TEST_F(SchoolsCalendar, SnapshotsOverEightKiBArriveWhole) {
@@ -160,10 +166,8 @@ TEST_F(SchoolsCalendar, SnapshotsOverEightKiBArriveWhole) {
 }
 
 TEST_F(SchoolsCalendar, OpeningAgainSendsTheSnapshotAgain) {
-    const auto id = create("Twice");
-    auto client = join(port());
+    const auto [id, client] = watched_school("Twice");
     ASSERT_TRUE(client);
-    ASSERT_TRUE(open_school(*client, id));
     next_clocks(*client, 3);
     ASSERT_TRUE(client->send(v4::encode(v4::CloseSchool{})));
     ASSERT_TRUE(until_pong(*client, 1));
@@ -178,10 +182,8 @@ TEST_F(SchoolsCalendar, OpeningAgainSendsTheSnapshotAgain) {
 // ---- Clock ----
 
 TEST_F(SchoolsCalendar, SpeedChangesTheGameTimeOfEachTick) {
-    const auto id = create("Speeds");
-    auto client = join(port());
+    const auto [id, client] = watched_school("Speeds");
     ASSERT_TRUE(client);
-    ASSERT_TRUE(open_school(*client, id));
     expect_ticks_at_speed(next_clocks(*client, 10), 1);
     for (std::uint8_t speed : {4, 0, 2, 3, 1}) {
         SCOPED_TRACE(int(speed));
@@ -193,10 +195,8 @@ TEST_F(SchoolsCalendar, SpeedChangesTheGameTimeOfEachTick) {
 }
 
 TEST_F(SchoolsCalendar, OutOfRangeSpeedsAreIgnored) {
-    const auto id = create("Ignored");
-    auto client = join(port());
+    const auto [id, client] = watched_school("Ignored");
     ASSERT_TRUE(client);
-    ASSERT_TRUE(open_school(*client, id));
     ASSERT_TRUE(client->send(v4::encode(v4::SetSpeed{2})));
     ASSERT_TRUE(clock_where(*client, [](const v4::Clock& c) { return c.speed_index == 2; }));
     for (std::uint8_t speed : {5, 9, 255}) ASSERT_TRUE(client->send(v4::encode(v4::SetSpeed{speed})));
@@ -212,10 +212,8 @@ TEST_F(SchoolsCalendar, OutOfRangeSpeedsAreIgnored) {
 }
 
 TEST_F(SchoolsCalendar, PauseFreezesTheGameTimeAndPlayResumesIt) {
-    const auto id = create("Pause");
-    auto client = join(port());
+    const auto [id, client] = watched_school("Pause");
     ASSERT_TRUE(client);
-    ASSERT_TRUE(open_school(*client, id));
     ASSERT_TRUE(client->send(v4::encode(v4::SetRunning{0})));
     const auto paused = clock_where(*client, [](const v4::Clock& c) { return c.running == 0; });
     ASSERT_TRUE(paused);
@@ -237,10 +235,8 @@ TEST_F(SchoolsCalendar, PauseFreezesTheGameTimeAndPlayResumesIt) {
 }
 
 TEST_F(SchoolsCalendar, SpeedCanChangeWhilePaused) {
-    const auto id = create("Paused speed");
-    auto client = join(port());
+    const auto [id, client] = watched_school("Paused speed");
     ASSERT_TRUE(client);
-    ASSERT_TRUE(open_school(*client, id));
     ASSERT_TRUE(client->send(v4::encode(v4::SetRunning{0})));
     ASSERT_TRUE(client->send(v4::encode(v4::SetSpeed{4})));
     const auto paused = clock_where(*client, [](const v4::Clock& c) { return c.running == 0 && c.speed_index == 4; });
@@ -274,10 +270,8 @@ TEST_F(SchoolsCalendar, ControlsWithNoSchoolOpenAreIgnored) {
 }
 
 TEST_F(SchoolsCalendar, CloseSchoolStopsTheClocksButNotTheSchool) {
-    const auto id = create("Closed");
-    auto client = join(port());
+    const auto [id, client] = watched_school("Closed");
     ASSERT_TRUE(client);
-    ASSERT_TRUE(open_school(*client, id));
     const auto last = next_clocks(*client, 3);
     ASSERT_EQ(last.size(), 3U);
     ASSERT_TRUE(client->send(v4::encode(v4::CloseSchool{})));

@@ -1,4 +1,5 @@
 // The main menu's REST API: listing, creating and deleting schools, names, mods and the catalog.
+#include <optional>
 #include <set>
 
 #include "schools_support.hpp"
@@ -6,15 +7,11 @@
 namespace hschool::test::schools {
 namespace {
 
-class SchoolsApi : public ::testing::Test {
+class SchoolsApi : public ServerTest<isolated_server_args> {
 protected:
-    void SetUp() override { ASSERT_TRUE(server.started()) << server.output(); }
     std::uint16_t port() const { return server.port(); }
     HttpResult post(const json::value& body) { return post_json(port(), "/api/schools", body); }
     HttpResult post_text(const std::string& body) { return post_json(port(), "/api/schools", body); }
-
-    TempDir dir;
-    ServerProcess server{isolated_server_args(dir)};
 };
 
 // ---- GET /api/schools ----
@@ -359,41 +356,30 @@ std::vector<MapCase> invalid_maps() {
     cases.push_back({"no yard",
                      with_nodes({node("main", "building.main"), node("floor-1", "floor.first", "main"), node("room-a", "room.lobby", "floor-1")}, {}),
                      ""});
-    auto two_yards = base_nodes;
-    two_yards.push_back(node("second-yard", "territory.yard"));
-    cases.push_back({"two yards", with_nodes(two_yards, base_links), "second-yard"});
+    // The small map with one node more and, when given, a link to it.
+    const auto plus = [&](json::object extra_node, std::optional<json::object> extra_link = std::nullopt) {
+        auto nodes = base_nodes;
+        nodes.push_back(std::move(extra_node));
+        auto links = base_links;
+        if (extra_link) links.push_back(std::move(*extra_link));
+        return with_nodes(nodes, links);
+    };
+    cases.push_back({"two yards", plus(node("second-yard", "territory.yard")), "second-yard"});
     cases.push_back({"no rooms",
                      with_nodes({node("yard", "territory.yard"), node("main", "building.main", "yard"), node("floor-1", "floor.first", "main")}, {}),
                      ""});
-    auto unknown_def = base_nodes;
-    unknown_def.push_back(node("dungeon-1", "room.dungeon", "floor-1"));
-    auto unknown_links = base_links;
-    unknown_links.push_back(link("room-a", "dungeon-1"));
-    cases.push_back({"unknown def", with_nodes(unknown_def, unknown_links), "dungeon-1"});
-    auto abstract_def = base_nodes;
-    abstract_def.push_back(node("abstract-room", "room.classroom", "floor-1"));
-    auto abstract_links = base_links;
-    abstract_links.push_back(link("room-a", "abstract-room"));
-    cases.push_back({"abstract def", with_nodes(abstract_def, abstract_links), "abstract-room"});
-    auto duplicate = base_nodes;
-    duplicate.push_back(node("room-a", "room.cloakroom", "floor-1"));
-    cases.push_back({"duplicate id", with_nodes(duplicate, base_links), "room-a"});
-    auto room_in_building = base_nodes;
-    room_in_building.push_back(node("misplaced-room", "room.cloakroom", "main"));
-    auto misplaced_links = base_links;
-    misplaced_links.push_back(link("room-a", "misplaced-room"));
-    cases.push_back({"room whose parent is a building", with_nodes(room_in_building, misplaced_links), "misplaced-room"});
-    auto orphan = base_nodes;
-    orphan.push_back(node("orphan-room", "room.cloakroom", "ghost-floor"));
-    auto orphan_links = base_links;
-    orphan_links.push_back(link("room-a", "orphan-room"));
-    cases.push_back({"parent that does not exist", with_nodes(orphan, orphan_links), "orphan-room"});
+    cases.push_back({"unknown def", plus(node("dungeon-1", "room.dungeon", "floor-1"), link("room-a", "dungeon-1")), "dungeon-1"});
+    cases.push_back(
+        {"abstract def", plus(node("abstract-room", "room.classroom", "floor-1"), link("room-a", "abstract-room")), "abstract-room"});
+    cases.push_back({"duplicate id", plus(node("room-a", "room.cloakroom", "floor-1")), "room-a"});
+    cases.push_back({"room whose parent is a building",
+                     plus(node("misplaced-room", "room.cloakroom", "main"), link("room-a", "misplaced-room")), "misplaced-room"});
+    cases.push_back({"parent that does not exist",
+                     plus(node("orphan-room", "room.cloakroom", "ghost-floor"), link("room-a", "orphan-room")), "orphan-room"});
     auto ghost_links = base_links;
     ghost_links.push_back(link("room-a", "ghost-node"));
     cases.push_back({"link to an unknown node", with_nodes(base_nodes, ghost_links), "ghost-node"});
-    auto island = base_nodes;
-    island.push_back(node("island-room", "room.cloakroom", "floor-1"));
-    cases.push_back({"room not reachable from the yard", with_nodes(island, base_links), "island-room"});
+    cases.push_back({"room not reachable from the yard", plus(node("island-room", "room.cloakroom", "floor-1")), "island-room"});
     return cases;
 }
 

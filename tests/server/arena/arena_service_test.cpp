@@ -1,6 +1,7 @@
 // The arena on the loop thread, without sockets: Welcome, shared snapshots, input, leave, full.
 #include <gtest/gtest.h>
 
+#include "open_field.hpp"
 #include "outbox_reader.hpp"
 #include "server/arena/arena_service.hpp"
 #include "server/metrics.hpp"
@@ -11,15 +12,9 @@ namespace {
 namespace v1 = protocol::v1;
 using test::TestConnection;
 
-sim::arena::ArenaSettings no_obstacles() {
-    sim::arena::ArenaSettings settings;
-    settings.obstacle_count = 0;
-    return settings;
-}
-
 TEST(ArenaService, JoinSendsWelcomeThenEverySnapshotHasTheAvatar) {
     Metrics metrics;
-    ArenaService arena(no_obstacles(), metrics);
+    ArenaService arena(open_field(), metrics);
     TestConnection c(1);
     arena.join({c.ref, "Ann"});
     auto frames = c.take();
@@ -37,7 +32,7 @@ TEST(ArenaService, JoinSendsWelcomeThenEverySnapshotHasTheAvatar) {
 
 TEST(ArenaService, InputMovesTheAvatarAndLeaveRemovesIt) {
     Metrics metrics;
-    ArenaService arena(no_obstacles(), metrics);
+    ArenaService arena(open_field(), metrics);
     TestConnection a(1), b(2);
     arena.join({a.ref, "a"});
     arena.join({b.ref, "b"});

@@ -2,6 +2,7 @@
 // per step with ackSeq, skip-and-coalesce for a connection that does not drain, the player cap.
 #include <gtest/gtest.h>
 
+#include "open_field.hpp"
 #include "outbox_reader.hpp"
 #include "protocol/v5.hpp"
 #include "server/arena/arena_service.hpp"
@@ -14,12 +15,6 @@ namespace {
 namespace v1 = protocol::v1;
 namespace p5 = protocol::v5;
 using test::TestConnection;
-
-sim::arena::ArenaSettings open_field_v5() {
-    sim::arena::ArenaSettings settings;
-    settings.obstacle_count = 0;
-    return settings;
-}
 
 std::vector<p5::Frame> frames_of(TestConnection& c) {
     std::vector<p5::Frame> out;
@@ -62,7 +57,7 @@ TEST(ArenaServiceV5, JoinSendsWelcomeThenStaticWorldThenAKeyframe) {
 
 TEST(ArenaServiceV5, EachStepAppliesOneCommandAndEchoesItsSequence) {
     Metrics metrics;
-    ArenaService arena(open_field_v5(), metrics);
+    ArenaService arena(open_field(), metrics);
     TestConnection c(1);
     arena.join_v5({c.ref, "Ann"});
     tick(arena);
@@ -94,7 +89,7 @@ TEST(ArenaServiceV5, EachStepAppliesOneCommandAndEchoesItsSequence) {
 
 TEST(ArenaServiceV5, AFullFifoDropsItsOldestCommand) {
     Metrics metrics;
-    ArenaService arena(open_field_v5(), metrics);
+    ArenaService arena(open_field(), metrics);
     TestConnection c(1);
     arena.join_v5({c.ref, "Ann"});
     for (std::uint32_t seq = 1; seq <= kV5InputFifo + 3; ++seq) arena.input({1, seq, 0});
@@ -116,7 +111,7 @@ protected:
         for (std::uint32_t seq = 1; seq <= 8; ++seq) arena.input({1, seq, v1::buttons::kRight});
     }
     Metrics metrics;
-    ArenaService arena{open_field_v5(), metrics};
+    ArenaService arena{open_field(), metrics};
     TestConnection reader{1}, mover{2};
     sim::arena::v5::Replica replica;
 };
@@ -166,7 +161,7 @@ TEST(ArenaServiceV5, SkipRuleTakesTheSocketIntoAccount) {
 
 TEST(ArenaServiceV5, MaxPlayersCountsBothVersionsAndRefusesWith1013) {
     Metrics metrics;
-    ArenaService arena(open_field_v5(), metrics, nullptr, 2);
+    ArenaService arena(open_field(), metrics, nullptr, 2);
     TestConnection a(1), b(2), c(3), d(4);
     arena.join({a.ref, "v1"});
     arena.join_v5({b.ref, "v5"});

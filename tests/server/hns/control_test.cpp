@@ -1,6 +1,8 @@
 // POST /control/restart and /control/kick answers (spec §2.1): exact status and body texts.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
+
 #include "server/hns/contract/control.hpp"
 
 namespace hschool::server::hns {
@@ -23,14 +25,17 @@ TEST(HnsControl, KickWithIdentityIs202AndCleansIt) {
     EXPECT_FALSE(d.queue_restart);
 }
 
-TEST(HnsControl, KickWithoutIdentityIs400) {
-    for (const char* q : {"", "identity=", "identity=%20%20"}) {
+// A kick with each query is refused with 400 and `body`, and nobody is kicked.
+void expect_kick_refused(std::initializer_list<const char*> queries, const char* body) {
+    for (const char* q : queries) {
         const auto d = decide_control(ControlRoute::Kick, "POST", params(q), ControlState{});
         EXPECT_EQ(d.status, 400) << q;
-        EXPECT_EQ(d.body, "missing identity\n");
+        EXPECT_EQ(d.body, body);
         EXPECT_TRUE(d.kick_identity.empty());
     }
 }
+
+TEST(HnsControl, KickWithoutIdentityIs400) { expect_kick_refused({"", "identity=", "identity=%20%20"}, "missing identity\n"); }
 
 TEST(HnsControl, ReplayModeRefusesBothWith409BeforeAnyOtherCheck) {
     const ControlState replay{true};
@@ -50,12 +55,8 @@ TEST(HnsControl, OptionsIs204) {  // its CORS headers depend on the request's Or
 }
 
 TEST(HnsControl, KickOfAnIdentityThatIsNotCleanTextIs400) {
-    for (const char* q : {"identity=%FF", "identity=a%E2%80%AEb", "identity=a%C2%9Bb"}) {
-        const auto d = decide_control(ControlRoute::Kick, "POST", params(q), ControlState{});
-        EXPECT_EQ(d.status, 400) << q;
-        EXPECT_EQ(d.body, "identity must be UTF-8 text without control or bidi characters\n");
-        EXPECT_TRUE(d.kick_identity.empty());
-    }
+    expect_kick_refused({"identity=%FF", "identity=a%E2%80%AEb", "identity=a%C2%9Bb"},
+                        "identity must be UTF-8 text without control or bidi characters\n");
 }
 
 TEST(HnsControl, OtherMethodsFallThroughToTheCatchAll) {

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "order_context.hpp"
 #include "server/hns/contract/decisions.hpp"
 
 namespace hschool::server::hns {
@@ -13,13 +14,7 @@ using sim::hns::GamePhase;
 using sim::hns::Intent;
 using sim::hns::Order;
 
-sim::hns::OrderContext context() {
-    sim::hns::OrderContext ctx;
-    ctx.objectIds = {"box1", "pan1", "ramp1"};
-    ctx.rampIds = {"ramp1"};
-    ctx.anchorIds = {"A"};
-    return ctx;
-}
+sim::hns::OrderContext context() { return three_object_context("A"); }
 
 Order burrow_order() {
     Order o;

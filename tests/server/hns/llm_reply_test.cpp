@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "order_context.hpp"
 #include "server/hns/llm/llm_reply.hpp"
 
 namespace hschool::server::hns {
@@ -12,13 +13,7 @@ namespace {
 
 using sim::hns::Intent;
 
-sim::hns::OrderContext context() {
-    sim::hns::OrderContext ctx;
-    ctx.objectIds = {"box1", "pan1", "ramp1"};
-    ctx.rampIds = {"ramp1"};
-    ctx.anchorIds = {"p1"};
-    return ctx;
-}
+sim::hns::OrderContext context() { return three_object_context("p1"); }
 
 HttpAnswer ok_body(std::string body) { return HttpAnswer{200, std::move(body), false, {}}; }
 

@@ -117,6 +117,15 @@ std::vector<SpectatorFeed::Viewer> viewers_of(std::vector<std::unique_ptr<Specta
     return out;
 }
 
+// Every spectator reads what was sent and its board shows the scene.
+void expect_everyone_shows(const std::vector<std::unique_ptr<Spectator>>& spectators, const rh::Scene& scene) {
+    const Board picture = picture_of(scene);
+    for (const auto& s : spectators) {
+        s->peer.read_all();
+        expect_shows(s->peer.board, picture);
+    }
+}
+
 std::uint32_t tick_of(const Match& match) { return static_cast<std::uint32_t>(match.sim.tick_count()); }
 
 // A compact viewer's board draws what a fresh contract stream's board of the same scene draws.
@@ -145,11 +154,7 @@ TEST(SpectatorFeed, ViewersInStepShareOneDiffPerTickAndSeeTheFullPicture) {
         EXPECT_EQ(sent.keyframes, tick == 0 ? 1u : 0u);
         // The very same message objects for everyone: built and framed once.
         for (const auto& s : spectators) EXPECT_EQ(s->peer.queued, spectators[0]->peer.queued);
-        const Board picture = picture_of(scene);
-        for (const auto& s : spectators) {
-            s->peer.read_all();
-            expect_shows(s->peer.board, picture);
-        }
+        expect_everyone_shows(spectators, scene);
     }
 }
 
@@ -165,11 +170,7 @@ TEST(SpectatorFeed, ALateViewerGetsAKeyframeThenTheSharedDiff) {
         const SpectatorTick sent = feed.send(scene, viewers_of(spectators), tick_of(match));
         EXPECT_LE(sent.deltas, 1u);
         EXPECT_EQ(sent.keyframes, tick == 0 || tick % 20 == 10 ? 1u : 0u) << "tick " << tick;
-        const Board picture = picture_of(scene);
-        for (const auto& s : spectators) {
-            s->peer.read_all();
-            expect_shows(s->peer.board, picture);
-        }
+        expect_everyone_shows(spectators, scene);
     }
 }
 
@@ -209,11 +210,7 @@ TEST(SpectatorFeed, AViewerThatStopsReadingIsResyncedWithBoundedBacklogNotClosed
         const rh::Scene scene = rh::global_scene(match.sim);
         const SpectatorTick sent = feed.send(scene, viewers_of(spectators), tick_of(match));
         EXPECT_EQ(sent.keyframes, i == 0 ? 1u : 0u);
-        const Board picture = picture_of(scene);
-        for (const auto& s : spectators) {
-            s->peer.read_all();
-            expect_shows(s->peer.board, picture);
-        }
+        expect_everyone_shows(spectators, scene);
     }
     EXPECT_EQ(feed.behind(), 0u);
 }

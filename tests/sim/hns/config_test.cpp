@@ -56,6 +56,27 @@ TEST(HnsConfig, ErrorsNameTheKey) {
     EXPECT_NE(e("{").find("not JSON"), std::string::npos);
 }
 
+TEST(HnsConfig, PerSeatArrayErrorsNameTheEntry) {
+    hns::GameConfig base;
+    auto e = [&](const std::string& text) { return hns::apply_config_json(base, text).error; };
+    // One entry more than there can be players.
+    auto too_many = [](const char* key, const char* entry) {
+        std::string text = std::string("{\"") + key + "\": [" + entry;
+        for (int i = 0; i < hns::kMaxPlayers; ++i) text += std::string(",") + entry;
+        return text + "]}";
+    };
+    EXPECT_EQ(e(R"({"tokens": "a"})"), "tokens: must be an array");
+    EXPECT_EQ(e(too_many("tokens", "\"t\"")), "tokens: too many entries");
+    EXPECT_EQ(e(R"({"tokens": ["a", 2]})"), "tokens[1]: must be a string");
+    EXPECT_EQ(e(R"({"slots": [{}, {"token": "x"}], "tokens": ["", "y"]})"), "tokens[1]: conflicts with slots[1].token");
+    EXPECT_EQ(e(R"({"players": {}})"), "players: must be an array");
+    EXPECT_EQ(e(too_many("players", "{}")), "players: too many entries");
+    EXPECT_EQ(e(R"({"players": [{"name": "a"}, 3]})"), "players[1]: must be an object");
+    EXPECT_EQ(e(R"({"players": [{}]})"), "players[0].name: required");
+    EXPECT_EQ(e(R"({"players": [{"name": 1}]})"), "players[0].name: must be a string");
+    EXPECT_EQ(e(R"({"players": [{"name": ""}]})"), "players[0].name: must not be empty");
+}
+
 TEST(HnsConfig, EchoRoundTripsAndMatchesTheReplayEcho) {
     auto cert = hns::variant_config("certification");
     ASSERT_TRUE(cert);

@@ -31,11 +31,7 @@ hns::Sim room_sim(const std::string& room, long long seed) {
     EXPECT_TRUE(config);
     config->roomPool = room;
     config->seed = seed;
-    auto resolved = hns::resolve_room_spec(*config);
-    EXPECT_TRUE(resolved) << resolved.error;
-    auto sim = hns::Sim::create(*resolved);
-    EXPECT_TRUE(sim) << sim.error;
-    hns::Sim out = std::move(*sim);
+    hns::Sim out = sim_for(*config);
     join_six(out);
     return out;
 }

@@ -12,6 +12,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "sim/hns/room_files.hpp"
 #include "sim/hns/sim.hpp"
@@ -54,17 +55,22 @@ inline std::uint64_t hex(const boost::json::value& v) {
     return std::stoull(std::string(v.as_string()), nullptr, 16);
 }
 
+// A sim for a config whose room is still to be pinned (resolve_room_spec).
+inline hns::Sim sim_for(const hns::GameConfig& config) {
+    auto resolved = hns::resolve_room_spec(config);
+    EXPECT_TRUE(resolved) << resolved.error;
+    auto sim = hns::Sim::create(*resolved);
+    EXPECT_TRUE(sim) << sim.error;
+    return std::move(*sim);
+}
+
 // GameVersion 1 unless asked: tests/vectors/hns holds the reference's GameVersion 1 numbers.
 inline hns::Sim make_sim(const std::string& variant, long long seed, hns::GameVersion version = hns::GameVersion::V1) {
     auto config = hns::variant_config(variant);
     EXPECT_TRUE(config) << config.error;
     config->seed = seed;
     config->gameVersion = version;
-    auto resolved = hns::resolve_room_spec(*config);
-    EXPECT_TRUE(resolved) << resolved.error;
-    auto sim = hns::Sim::create(*resolved);
-    EXPECT_TRUE(sim) << sim.error;
-    return std::move(*sim);
+    return sim_for(*config);
 }
 
 // The reference driver's six trusted joins: Cog<i+1> into slot i.
@@ -73,6 +79,16 @@ inline void join_six(hns::Sim& sim) {
         auto r = sim.add_player("Cog" + std::to_string(i + 1), i, "", true);
         ASSERT_TRUE(r) << r.error;
     }
+}
+
+// Certification seed 42 with six joined and one step taken: game 1 is playing from tick 1.
+inline hns::Sim started_certification() {
+    hns::Sim sim = make_sim("certification", 42);
+    join_six(sim);
+    std::vector<hns::Input> zero(6);
+    sim.step(zero, zero);
+    EXPECT_EQ(sim.phase(), hns::GamePhase::Playing);
+    return sim;
 }
 
 }  // namespace hns_test

@@ -10,14 +10,7 @@ using namespace hns_test;
 
 namespace {
 
-// Certification seed 42, six joined, game 1 started at tick 1. Deal: box4 at (144,312) 64x64.
-hns::Sim started() {
-    hns::Sim sim = make_sim("certification", 42);
-    join_six(sim);
-    std::vector<hns::Input> zero(6);
-    sim.step(zero, zero);
-    return sim;
-}
+// The tests start from started_certification(), whose deal has box4 at (144,312) 64x64.
 
 void tick(hns::Sim& sim, int slot, std::uint8_t mask, std::uint8_t prevMask = 0) {
     std::vector<hns::Input> cur(6), prev(6);
@@ -34,7 +27,7 @@ void run_to_hunt(hns::Sim& sim) {
 }  // namespace
 
 TEST(HnsMechanics, GrabNeedsAFreshCPressAndTheObjectAhead) {
-    hns::Sim sim = started();
+    hns::Sim sim = started_certification();
     sim.place_player(2, 130, 340);  // facing east, box4's left edge 8 px past the body
     tick(sim, 2, hns::kBtnC, hns::kBtnC);  // held, not fresh: nothing
     EXPECT_EQ(sim.players()[2].holding, -1);
@@ -49,7 +42,7 @@ TEST(HnsMechanics, GrabNeedsAFreshCPressAndTheObjectAhead) {
 }
 
 TEST(HnsMechanics, LockOwnTeamUnlocksOtherTeamRefusedAndCooldown) {
-    hns::Sim sim = started();
+    hns::Sim sim = started_certification();
     sim.place_player(2, 130, 340);
     tick(sim, 2, hns::kBtnA);
     EXPECT_EQ(sim.objects()[3].lockedBy, hns::LockOwner::Hiders);
@@ -79,7 +72,7 @@ TEST(HnsMechanics, LockOwnTeamUnlocksOtherTeamRefusedAndCooldown) {
 }
 
 TEST(HnsMechanics, PushIntoAWallIsRefusedAndBreaksTheGrab) {
-    hns::Sim sim = started();
+    hns::Sim sim = started_certification();
     // box4 spans y 312..375; the south border wall starts at y 384. Pull it down from above.
     sim.place_player(2, 176, 305);
     std::vector<hns::Input> cur(6), prev(6);
@@ -102,7 +95,7 @@ TEST(HnsMechanics, PushIntoAWallIsRefusedAndBreaksTheGrab) {
 }
 
 TEST(HnsMechanics, ShadowcastHidesBehindWallsAndFurniture) {
-    hns::Sim sim = started();
+    hns::Sim sim = started_certification();
     run_to_hunt(sim);
     // Seeker 1 at (300,100) facing east into the north hall; hider 0 behind the wall at x 472.
     sim.place_player(2, 40, 360);
@@ -134,7 +127,7 @@ TEST(HnsMechanics, ShadowcastHidesBehindWallsAndFurniture) {
 }
 
 TEST(HnsMechanics, SpottedLatchCountsSeatSeenTicks) {
-    hns::Sim sim = started();
+    hns::Sim sim = started_certification();
     run_to_hunt(sim);
     std::vector<hns::Input> zero(6);
     const int seen0 = sim.players()[0].seatSeenTicks;
@@ -153,7 +146,7 @@ TEST(HnsMechanics, SpottedLatchCountsSeatSeenTicks) {
 }
 
 TEST(HnsMechanics, ShoutsSanitiseCooldownExpireAndCarryTheirPosition) {
-    hns::Sim sim = started();
+    hns::Sim sim = started_certification();
     EXPECT_TRUE(sim.apply_shout(0, "  hello there, world  "));
     ASSERT_EQ(sim.shouts().size(), 1u);
     EXPECT_EQ(sim.shouts()[0].text, "hello th");  // ten characters kept, then trimmed
@@ -171,7 +164,7 @@ TEST(HnsMechanics, ShoutsSanitiseCooldownExpireAndCarryTheirPosition) {
 }
 
 TEST(HnsMechanics, KeepClearStopsAHeldObjectNearASeekerPad) {
-    hns::Sim sim = started();
+    hns::Sim sim = started_certification();
     // box3 (368,296) sits 96+ px below seeker pad s1 (368,152); pushing it north is refused
     // before its top edge comes within 96 px of the pad.
     sim.place_player(4, 400, 370);
@@ -190,7 +183,7 @@ TEST(HnsMechanics, KeepClearStopsAHeldObjectNearASeekerPad) {
 }
 
 TEST(HnsMechanics, ObservationCountersFollowTheClock) {
-    hns::Sim sim = started();
+    hns::Sim sim = started_certification();
     EXPECT_EQ(sim.phase_ticks_left(), 180);  // prep 180 ticks, game started this tick
     EXPECT_FALSE(sim.exposed_now());
     run_to_hunt(sim);
@@ -204,7 +197,7 @@ TEST(HnsMechanics, ObservationCountersFollowTheClock) {
 }
 
 TEST(HnsMechanics, ShoutsAreHeardWithin144PxThroughWallsByBothTeams) {
-    hns::Sim sim = started();
+    hns::Sim sim = started_certification();
     sim.place_player(0, 100, 100);
     ASSERT_TRUE(sim.apply_shout(0, "here"));
     const hns::Shout shout = sim.shouts()[0];

@@ -11,20 +11,11 @@ using namespace hns_test;
 
 namespace {
 
-hns::Sim started() {
-    hns::Sim sim = make_sim("certification", 42);
-    join_six(sim);
-    std::vector<hns::Input> zero(6);
-    sim.step(zero, zero);
-    EXPECT_EQ(sim.phase(), hns::GamePhase::Playing);
-    return sim;
-}
-
 }  // namespace
 
 TEST(HnsUnitChecks, RightHeld24TicksThenCoasting) {
     const auto rows = vector_json("unit_checks.json").at("rightHeld24ThenReleased_slot0_fromPad").as_array();
-    hns::Sim sim = started();
+    hns::Sim sim = started_certification();
     const int x0 = sim.players()[0].x;
     std::vector<hns::Input> prev(6), cur(6);
     for (const auto& row : rows) {
@@ -42,7 +33,7 @@ TEST(HnsUnitChecks, RightHeld24TicksThenCoasting) {
 
 TEST(HnsUnitChecks, CarryingACrateRightCapsAt387) {
     const auto rows = vector_json("unit_checks.json").at("carryRight_slot2_at130x340_box4").as_array();
-    hns::Sim sim = started();
+    hns::Sim sim = started_certification();
     sim.place_player(2, 130, 340);
     const int x0 = 130;
     std::vector<hns::Input> prev(6), cur(6);
@@ -64,7 +55,7 @@ TEST(HnsUnitChecks, CarryingACrateRightCapsAt387) {
 
 TEST(HnsUnitChecks, AimUnderBTurnsSixBradsATick) {
     const auto aims = vector_json("unit_checks.json").at("aimBHeld_slot0").as_array();
-    hns::Sim sim = started();
+    hns::Sim sim = started_certification();
     std::vector<hns::Input> prev(6), cur(6);
     cur[0].mask = hns::kBtnB;
     for (const auto& a : aims) {
@@ -75,7 +66,7 @@ TEST(HnsUnitChecks, AimUnderBTurnsSixBradsATick) {
 }
 
 TEST(HnsUnitChecks, SelectTurnsBackAndBothCancel) {
-    hns::Sim sim = started();
+    hns::Sim sim = started_certification();
     std::vector<hns::Input> prev(6), cur(6);
     cur[0].mask = hns::kBtnSelect;
     sim.step(cur, prev);
