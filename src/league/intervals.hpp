@@ -18,6 +18,9 @@ Interval percentile_interval(const std::vector<double>& values);
 // The 0.975 quantile of Student's t with `df` degrees of freedom (df >= 1).
 double student_t_975(int df);
 
+// The standard normal's 0.975 quantile: a 95 % interval is ±kZ975 standard errors.
+inline constexpr double kZ975 = 1.959963984540054;
+
 struct MeanInterval {
     double mean = 0;
     Interval interval;

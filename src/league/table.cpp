@@ -5,12 +5,11 @@
 #include <map>
 
 #include "league/attribution.hpp"
+#include "league/intervals.hpp"
 #include "league/rating.hpp"
 
 namespace hschool::league {
 namespace {
-
-constexpr double kZ975 = 1.959963984540054;
 
 struct PairAccumulator {
     int aWins = 0, bWins = 0, draws = 0;

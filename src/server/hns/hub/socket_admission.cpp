@@ -16,7 +16,7 @@ Rejection no_running_match(const std::string& id) {
     return Rejection{404, id.empty() ? "no match is running\n" : "no running match " + id + "\n"};
 }
 
-Rejection no_finished_match(const std::string& id) { return Rejection{404, "no finished match " + id + "\n"}; }
+Rejection no_finished_replay(const std::string& id) { return Rejection{404, "no finished match " + id + "\n"}; }
 
 }  // namespace
 
@@ -73,11 +73,11 @@ std::variant<Rejection, SocketAdmission::ReplayRead> SocketAdmission::archived_r
     if (!archive_) return Rejection{404, "replay is not available\n"};
     auto file = archive_->replay_file(id);  // the row and the file's size: the file is read later
     if (!file) return Rejection{503, "replay could not be read\n"};
-    if (!*file) return no_finished_match(id);
+    if (!*file) return no_finished_replay(id);
     return ReplayRead([archive = archive_, id]() -> std::variant<Rejection, std::string> {
         auto bytes = archive->replay(id);
         if (!bytes) return Rejection{503, "replay could not be read\n"};
-        if (!*bytes) return no_finished_match(id);
+        if (!*bytes) return no_finished_replay(id);
         return std::move(**bytes);
     });
 }
