@@ -136,7 +136,7 @@ TEST(HnsBridgeTool, BinaryFramesAndTheirHostileCousins) {
     wrong_count.actions = {0, 0, 0};
     wrong_count.envs = 3;
     std::string input = frame(reset) + frame(teacher) + raw_frame(std::string("\x09\x02\x00", 3)) + frame(wrong_count) +
-                        raw_frame(std::string("\x01\x02\x00\x05\x00ab", 7)) + raw_frame(std::string("\x04\x02\x00zz", 5)) +
+                        raw_frame(std::string("\x01\x02\x00\x05\x00" "ab", 7)) + raw_frame(std::string("\x04\x02\x00zz", 5)) +
                         raw_frame("") + frame(step) + frame(masked);
     input += std::string("\xff\xff\xff\x7f", 4) + "the rest is never read";
     const Ran r = bridge("--envs 2 --framing binary", input, "bridge_frames.in");
