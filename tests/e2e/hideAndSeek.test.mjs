@@ -73,7 +73,11 @@ test('a match of scripted seats started from the page can be watched: the tick a
       return s.view === 'watch' && s.cogs.length === 6 && s.frames > 2 ? s : null;
     }, { timeoutMs: MATCH_TIMEOUT_MS, what: `the board drawn with ${kind}` });
     assert.equal(drawn.renderer, kind, `?renderer=${kind} is obeyed`);
-    const image = decodePng(await page.getByTestId('hns-canvas').screenshot());
+    // The live board moves every frame, so the element never counts as "stable" for an element
+    // screenshot on a busy machine: the page's pixels inside the canvas's box, taken once.
+    const box = await page.getByTestId('hns-canvas').boundingBox();
+    assert.ok(box, 'the canvas has a box on the page');
+    const image = decodePng(await page.screenshot({ clip: box }));
     const blue = countNear(image, HIDER_BLUE, COLOUR_TOLERANCE);
     const red = countNear(image, SEEKER_RED, COLOUR_TOLERANCE);
     assert.ok(blue >= MIN_TEAM_PIXELS && red >= MIN_TEAM_PIXELS, `${kind} draws the cogs: ${blue} hider and ${red} seeker pixels`);
