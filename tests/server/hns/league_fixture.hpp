@@ -89,9 +89,11 @@ protected:
         if (auto* e = std::get_if<HubError>(&made)) ADD_FAILURE() << e->status << " " << e->detail;
         return std::holds_alternative<LeagueSummary>(made) ? std::get<LeagueSummary>(made) : LeagueSummary{};
     }
-    // Bounded, not timed: a certification match takes well under a second even on a busy box.
-    LeagueSummary until_ended(LeagueHub& h, const std::string& id, int polls = 12000) {
-        for (int i = 0; i < polls; ++i) {
+    // A league of six certification matches took 96 s under the sanitizers on a busy box: the
+    // deadline is five times that, and the loop ends as soon as the league does.
+    static constexpr auto kLeagueEndWait = std::chrono::seconds(480);
+    LeagueSummary until_ended(LeagueHub& h, const std::string& id, std::chrono::seconds wait = kLeagueEndWait) {
+        for (const auto until = std::chrono::steady_clock::now() + wait; std::chrono::steady_clock::now() < until;) {
             auto s = h.get(id);
             if (s && s->state != "running" && s->table && json::parse(*s->table).as_object().at("played").as_int64() == s->played)
                 return *s;

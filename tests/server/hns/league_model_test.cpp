@@ -210,7 +210,7 @@ TEST_F(Leagues, StoppingALeagueEndsTheMatchWaitingForTheModel) {
     // The one league thread is free again only once the waiting match has ended: a league of
     // built-ins then finishes. Left asking, the match would wait ~10 s a turn for 10 turns.
     const auto next = created(*h, league_of({{"a", "builtin:idle"}, {"b", "builtin:burrow"}}, 1));
-    const auto done = until_ended(*h, next.id, 3000);
+    const auto done = until_ended(*h, next.id, std::chrono::seconds(30));
     EXPECT_EQ(done.state, "finished");
     EXPECT_EQ(h->get(waiting.id)->played, 0) << "the stopped league keeps nothing that was still being played";
     // And a server stop returns though the model still holds its answers.
