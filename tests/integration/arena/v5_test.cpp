@@ -181,12 +181,8 @@ TEST_F(ArenaV5, AStalledReaderKeepsAnUnbrokenChainAndCatchesUp) {
     V5Client client(port(), WsClient::Options{"/ws/game", 4096});
     ASSERT_TRUE(client.joined());
     ASSERT_TRUE(client.frame());
-    bool skipped = false;
-    for (const auto until = std::chrono::steady_clock::now() + kWait; !skipped && std::chrono::steady_clock::now() < until;) {
-        skipped = v5_frames_skipped(port()) > skipped_before;
-        if (!skipped) std::this_thread::sleep_for(20ms);
-    }
-    ASSERT_TRUE(skipped) << "the server never skipped a Frame for a reader that reads nothing";
+    ASSERT_TRUE(eventually([&] { return v5_frames_skipped(port()) > skipped_before; }))
+        << "the server never skipped a Frame for a reader that reads nothing";
     std::uint32_t last = 0;
     int consecutive = 0;
     for (int i = 0; i < kMaxFramesToWait && consecutive < 10; ++i) {
@@ -209,10 +205,7 @@ double polled_sockets(std::uint16_t port) {
 // Bounded: the session leaves the poller as soon as the server reads the end of its connection.
 double polled_sockets_once_settled(std::uint16_t port, double expected) {
     double seen = polled_sockets(port);
-    for (const auto until = std::chrono::steady_clock::now() + kWait; seen != expected && std::chrono::steady_clock::now() < until;) {
-        std::this_thread::sleep_for(50ms);
-        seen = polled_sockets(port);
-    }
+    eventually([&] { return (seen = polled_sockets(port)) == expected; });
     return seen;
 }
 
