@@ -18,7 +18,7 @@ trap cleanup EXIT
 
 (cd "$root/client" && npm run build --silent)
 "$server" --address 127.0.0.1 --port 0 --data "$work/e2e.db" --mods "$root/mods" \
-  --web-root "$root/client/dist" > "$work/server.log" 2>&1 &
+  --web-root "$root/client/dist" --hns-league-priority low > "$work/server.log" 2>&1 &
 pid=$!
 port=""
 for _ in $(seq 1 200); do

@@ -91,6 +91,11 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
         ->check(CLI::Range(0, hschool::league::kMaxPlannedMatches));
     app.add_option("--hns-league-jobs", o.hns_league_jobs, "League matches played at once by all leagues, each on a low-priority thread")
         ->check(CLI::Range(1, hns::kMaxLeagueJobs));
+    std::string league_priority = hns::kLeagueIdleScheduling ? "idle" : "low";
+    app.add_option("--hns-league-priority", league_priority,
+                   "idle: league matches take only CPU nothing else of the machine wants (default); "
+                   "low: they yield to the server's other threads but share the machine with other programs")
+        ->check(CLI::IsMember({"idle", "low"}));
     std::string access;
     app.add_option("--access", access,
                    "Who may end or change what: open (anyone, as the reference) or owners (the owner's or the operator's token). "
@@ -124,6 +129,7 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
     }
     o.network.address = o.address;
     o.network.port = o.port;
+    o.hns_league_idle = league_priority == "idle";
     o.access = access.empty() ? default_access_mode(o.address, o.dropin.active || o.dropin.replay) : *parse_access_mode(access);
     if (o.admin_token_file.empty()) {
         if (const char* from_env = std::getenv(kAdminTokenFileEnv); from_env && *from_env) o.admin_token_file = from_env;
@@ -150,6 +156,7 @@ hns::GameOptions hns_game_options(const ServerOptions& o, net::Ownership ownersh
     g.leagues.max_running_per_address = o.hns_max_leagues_per_ip;
     g.leagues.max_matches = o.hns_max_league_matches;
     g.leagues.jobs = o.hns_league_jobs;
+    g.leagues.idle_scheduling = o.hns_league_idle;
     g.leagues.max_model_matches = o.hns_max_league_model_matches;
     g.dropin = o.dropin;
     g.data_path = o.data_path;

@@ -45,6 +45,7 @@ struct ServerOptions {
     std::size_t hns_max_leagues_per_ip = hns::kDefaultMaxLeaguesPerAddress;
     int hns_max_league_matches = hns::kDefaultMaxLeagueMatches;
     int hns_league_jobs = hns::kDefaultLeagueJobs;
+    bool hns_league_idle = hns::kLeagueIdleScheduling;  // --hns-league-priority idle (else low)
     int hns_max_league_model_matches = hns::kDefaultMaxLeagueModelMatches;
     hns::DropInEnv dropin;
     // Who may change what (README "Running it in public"): --access, else by the listen address.

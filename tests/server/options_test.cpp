@@ -55,6 +55,18 @@ TEST(LeagueOptions, TheModelMatchBudgetDefaultsAndIsBounded) {
     }
 }
 
+TEST(LeagueOptions, LeaguesRunIdleUnlessAskedForLowPriority) {
+    EXPECT_TRUE(parse({}).hns_league_idle);
+    EXPECT_TRUE(parse({"--hns-league-priority", "idle"}).hns_league_idle);
+    EXPECT_FALSE(parse({"--hns-league-priority", "low"}).hns_league_idle);
+    for (const char* bad : {"high", "", "0"}) {
+        const char* args[] = {"hschool-server", "--hns-league-priority", bad};
+        auto parsed = parse_options(3, args);
+        ASSERT_TRUE(std::holds_alternative<int>(parsed)) << bad;
+        EXPECT_NE(std::get<int>(parsed), 0) << bad;
+    }
+}
+
 TEST(AccessOptions, TheTokenFileDefaultsToTheDataFolderOrTheEnvironment) {
     ::unsetenv(kAdminTokenFileEnv);
     EXPECT_EQ(parse({"--data", "/srv/hschool/db.sqlite"}).admin_token_file, "/srv/hschool/admin.token");

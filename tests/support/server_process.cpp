@@ -20,7 +20,8 @@ std::filesystem::path ServerProcess::source_dir() { return HSCHOOL_SOURCE_DIR; }
 ServerProcess::ServerProcess(std::vector<std::string> extra_args) : ServerProcess(std::move(extra_args), Launch{}) {}
 
 ServerProcess::ServerProcess(std::vector<std::string> extra_args, const Launch& launch) {
-    std::vector<std::string> args{binary().string(), "--address", "127.0.0.1", "--port", "0"};
+    // Leagues at nice 10 only: beside the suite's other tests and the fuzzers a SCHED_IDLE thread waits minutes.
+    std::vector<std::string> args{binary().string(), "--address", "127.0.0.1", "--port", "0", "--hns-league-priority", "low"};
     args.insert(args.end(), extra_args.begin(), extra_args.end());
     // Built before fork: the child only makes system calls until exec.
     std::vector<char*> argv;

@@ -3,15 +3,21 @@
 // runs, so a league stays "running" for as long as a budget test needs.
 #include <gtest/gtest.h>
 
+#include <sched.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <optional>
 #include <thread>
 
 #include <boost/json.hpp>
 
+#include "../../support/wait.hpp"
 #include "league_fixture.hpp"
 #include "sim/hns/replay.hpp"
 #include "sim/hns/verify.hpp"
@@ -170,6 +176,47 @@ TEST_F(Leagues, MatchesInterleaveAcrossRunningLeagues) {
     // One job: the ids are handed out in play order, alternating between the two leagues.
     EXPECT_EQ(first, (std::vector<std::string>{"m1", "m3", "m5"}));
     EXPECT_EQ(second, (std::vector<std::string>{"m2", "m4", "m6"}));
+}
+
+// The scheduling policy and nice of this process's thread named `name` once one runs (nullopt: none within kWait).
+std::optional<std::pair<int, int>> policy_and_nice_of(const std::string& name) {
+    std::optional<std::pair<int, int>> found;
+    hschool::test::eventually([&] {
+        for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+            std::ifstream comm(task.path() / "comm");
+            std::string line;
+            if (!std::getline(comm, line) || line != name) continue;
+            const pid_t tid = std::stoi(task.path().filename().string());
+            errno = 0;
+            const int nice = getpriority(PRIO_PROCESS, static_cast<id_t>(tid));
+            const int policy = sched_getscheduler(tid);
+            if (policy < 0 || errno != 0) continue;
+            found = {policy, nice};
+            return true;
+        }
+        return false;
+    });
+    return found;
+}
+
+TEST_F(Leagues, LeagueThreadsRunSchedIdleByDefaultAndAtNiceTenOnlyWhenAskedForLow) {
+    keep_idle_scheduling = true;
+    {
+        auto h = hub();
+        h->start();
+        const auto idle = policy_and_nice_of("hns-league");
+        ASSERT_TRUE(idle) << "no hns-league thread";
+        EXPECT_EQ(idle->first, SCHED_IDLE);
+        EXPECT_EQ(idle->second, kLeagueNice);
+    }
+    LeagueOptions low;
+    low.idle_scheduling = false;
+    auto h = hub(low);
+    h->start();
+    const auto nice_only = policy_and_nice_of("hns-league");
+    ASSERT_TRUE(nice_only) << "no hns-league thread";
+    EXPECT_EQ(nice_only->first, SCHED_OTHER);
+    EXPECT_EQ(nice_only->second, kLeagueNice);
 }
 
 TEST_F(Leagues, DisabledModesAndBadVariantsAnswerAtOnce) {

@@ -399,7 +399,7 @@ void LeagueHub::purge(std::unique_lock<std::mutex>& lock) {
 
 void LeagueHub::work() {
     net::take_thread_role("hns-league", kLeagueNice);
-    if (kLeagueIdleScheduling) {
+    if (options_.idle_scheduling) {
         // The calling thread only (pid 0 is the caller's tid on Linux); the nice above stays if refused.
         const sched_param param{};
         if (sched_setscheduler(0, SCHED_IDLE, &param) != 0)

@@ -25,8 +25,9 @@ inline constexpr std::size_t kMaxArchivedLeagueMatches = 20000;
 inline constexpr int kDefaultLeagueJobs = 1;  // matches all leagues play at once (--hns-league-jobs)
 inline constexpr int kMaxLeagueJobs = 64;
 inline constexpr int kLeagueNice = kWorkerNice;  // league matches yield to live matches, the network and the loop
-// And run SCHED_IDLE: a woken live match preempts a league match at once, and a league takes only
-// CPU that nothing else of the machine wants (nice alone let the frame p99 slip past 50 ms).
+// And run SCHED_IDLE by default: a woken live match preempts a league match at once, and a league
+// takes only CPU that nothing else of the machine wants (nice alone let the frame p99 slip past
+// 50 ms). A machine kept busy by other work never runs such a thread: --hns-league-priority low.
 inline constexpr bool kLeagueIdleScheduling = true;
 // A running league's table is refitted at most this often (1,000 bootstrap fits each time).
 inline constexpr auto kLeagueTableRefresh = std::chrono::seconds(1);
@@ -40,6 +41,7 @@ struct LeagueOptions {
     std::size_t max_kept = kMaxKeptLeagues;
     std::size_t max_archived_matches = kMaxArchivedLeagueMatches;
     int jobs = kDefaultLeagueJobs;
+    bool idle_scheduling = kLeagueIdleScheduling;  // false: nice kLeagueNice only
     LlmSettings llm;  // the model prompt entrants ask (transport None: they play burrow, no_credentials)
     int max_model_matches = kDefaultMaxLeagueModelMatches;  // with a model: matches with a prompt entrant a league
     AccessCheck access;             // owners mode; unset: everyone may delete (open mode)
