@@ -6,7 +6,10 @@
 #   test-release, vitest, e2e              build-asan (the sanitizer tree, fuzzers included), then fuzz
 #   test-asan (once build-asan is done)    (fuzz, until it is done)
 # An idle-class process yields at once to any test's thread that wakes, so the tests run as they
-# would alone. Background stages print their start and end as they happen; the rest of their output
+# would alone. On a machine kept busy by other programs it gets no CPU at all: when the foreground
+# reaches the sanitizer tests and the tree is not built yet, the background build is stopped and
+# finished in the foreground at normal priority (ninja keeps what it compiled), and the fuzzers
+# start behind it (issue 38: under load `make test` otherwise waited for a build that never ran). Background stages print their start and end as they happen; the rest of their output
 # goes to build/logs/ and is printed (all of it on failure) when they end. Every stage
 # runs even when another failed; the exit status says whether all passed (issue 22).
 # Usage: scripts/test-all.sh   (JOBS, TEST_JOBS, FUZZ_SECONDS pass through to make)
@@ -25,23 +28,32 @@ idle=(nice -n 19)
 command -v chrt >/dev/null 2>&1 && idle=(chrt --idle 0 nice -n 19)
 
 # The background chain: the sanitizer tree (its fuzz targets too), then (touching $asan_built, which
-# the sanitizer tests wait for) the fuzzers. Its stage lines show as they happen, so a slow stage is
+# ensure_asan_tree looks for) the fuzzers. Its stage lines show as they happen, so a slow stage is
 # visible in CI logs; the rest of its output is kept in a file until it ends.
 background_log="$logs/background.log"
 asan_built="$logs/asan-tree-built"
 rm -f "$asan_built"
 background_pid=""
+# Runs the shell command $1 at idle priority in the background, its stage lines shown as they happen.
 start_background() {
-  ( "${idle[@]}" bash -c "make --no-print-directory build-asan && touch '$asan_built' && make --no-print-directory run-fuzzers" 2>&1 \
-      | tee "$background_log" | grep --line-buffered '^== stage' | sed -u 's/^/[background] /'; exit "${PIPESTATUS[0]}" ) &
+  ( "${idle[@]}" bash -c "$1" 2>&1 \
+      | tee -a "$background_log" | grep --line-buffered '^== stage' | sed -u 's/^/[background] /'; exit "${PIPESTATUS[0]}" ) &
   background_pid=$!
 }
-# Returns once the sanitizer tree is built, or fails as soon as the chain ended without building it.
-wait_for_asan_tree() {
-  while [ ! -e "$asan_built" ]; do
-    kill -0 "$background_pid" 2>/dev/null || [ -e "$asan_built" ] || return 1
-    sleep 1
-  done
+# Returns once the sanitizer tree is built: by the background chain if it already did, else in the
+# foreground (the chain stopped first); fails when the build does.
+ensure_asan_tree() {
+  [ -e "$asan_built" ] && return 0
+  if kill -0 "$background_pid" 2>/dev/null; then
+    echo "make test: the sanitizer tree is not built yet; finishing it in the foreground"
+    stop_background
+    wait "$background_pid" 2>/dev/null
+  fi
+  [ -e "$asan_built" ] && return 0  # built while it was being stopped
+  background_pid=""
+  run_make build-asan || return 1
+  touch "$asan_built"
+  start_background "make --no-print-directory run-fuzzers"
 }
 finish_background() {
   local status=0
@@ -64,14 +76,17 @@ run_make test-deps || { echo "make test: installing failed"; exit 1; }
 run_make check-layers || failed+=(check-layers)
 run_make build || { echo "make test: the release build failed"; exit 1; }
 
-start_background
+: > "$background_log"
+start_background "make --no-print-directory build-asan && touch '$asan_built' && make --no-print-directory run-fuzzers"
 run_make test-release-only || failed+=(test-release)
 run_make test-client || failed+=(vitest)
 run_make test-e2e-only || failed+=(e2e)
-if wait_for_asan_tree; then
+if ensure_asan_tree; then
   run_make test-asan-only || failed+=(test-asan)
+else
+  failed+=(build-asan)
 fi
-finish_background || failed+=("a background stage (build-asan or fuzz)")
+[ -z "$background_pid" ] || finish_background || failed+=("a background stage (build-asan or fuzz)")
 
 scripts/stage-summary.sh
 echo "wall clock     $(( $(date +%s) - started )) s (stages overlap, so this is less than their sum)"
