@@ -136,11 +136,10 @@ SeatSession::OrderSource numeric_source(const std::string& url, const std::strin
             std::fprintf(stderr, "hschool-hns seat: numeric: %s\n", ask.error.c_str());
             return no_order(ask.error);
         }
-        std::string error;
-        const auto reply = post_policy(url, key, ask->body, ask->timeout_seconds, error);
+        const auto reply = post_policy(url, key, ask->body, ask->timeout_seconds);
         if (!reply) {
-            std::fprintf(stderr, "hschool-hns seat: numeric policy: %s\n", error.c_str());
-            return no_order(error);
+            std::fprintf(stderr, "hschool-hns seat: numeric policy: %s\n", reply.error.c_str());
+            return no_order(reply.error);
         }
         auto order = numeric_order(*ask, reply->status, reply->body);
         if (!order) {
