@@ -27,18 +27,13 @@ std::size_t collect(char* data, std::size_t size, std::size_t count, void* user)
 
 }  // namespace
 
-std::optional<PolicyReply> post_policy(const std::string& url, const std::string& bearer_key, const std::string& body,
-                                       int timeout_seconds, std::string& error) {
+sh::Expected<PolicyReply> post_policy(const std::string& url, const std::string& bearer_key, const std::string& body,
+                                      int timeout_seconds) {
+    using R = sh::Expected<PolicyReply>;
     static const bool initialised = curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK;
-    if (!initialised) {
-        error = "libcurl did not start";
-        return std::nullopt;
-    }
+    if (!initialised) return R::fail("libcurl did not start");
     std::unique_ptr<CURL, void (*)(CURL*)> curl(curl_easy_init(), curl_easy_cleanup);
-    if (!curl) {
-        error = "libcurl did not start";
-        return std::nullopt;
-    }
+    if (!curl) return R::fail("libcurl did not start");
     curl_slist* headers = curl_slist_append(nullptr, "Content-Type: application/json");
     if (!bearer_key.empty()) headers = curl_slist_append(headers, ("Authorization: Bearer " + bearer_key).c_str());
     std::unique_ptr<curl_slist, void (*)(curl_slist*)> header_list(headers, curl_slist_free_all);
@@ -54,17 +49,11 @@ std::optional<PolicyReply> post_policy(const std::string& url, const std::string
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, collect);
     curl_easy_setopt(c, CURLOPT_WRITEDATA, &sink);
     const CURLcode code = curl_easy_perform(c);
-    if (sink.overflow) {
-        error = "the policy answered over " + std::to_string(kMaxNumericAnswerBytes) + " bytes";
-        return std::nullopt;
-    }
-    if (code != CURLE_OK) {
-        error = curl_easy_strerror(code);
-        return std::nullopt;
-    }
+    if (sink.overflow) return R::fail("the policy answered over " + std::to_string(kMaxNumericAnswerBytes) + " bytes");
+    if (code != CURLE_OK) return R::fail(curl_easy_strerror(code));
     long status = 0;
     curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
-    return PolicyReply{static_cast<int>(status), std::move(sink.body)};
+    return R::ok(PolicyReply{static_cast<int>(status), std::move(sink.body)});
 }
 
 }  // namespace hschool::tools::hns

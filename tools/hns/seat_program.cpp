@@ -35,71 +35,66 @@ inline constexpr auto kIdleTimeout = std::chrono::seconds(30);   // a game that 
 inline constexpr std::size_t kMaxRefusalChars = 200;             // of a refused handshake's body, for the log
 inline constexpr std::size_t kMaxNoOrderReasonBytes = 120;       // of a numeric failure, in the reply that carries no order
 
-std::unique_ptr<BlockingWs> dial_once(const WsUrl& url, std::string& error) {
+sh::Expected<std::unique_ptr<BlockingWs>> dial_once(const WsUrl& url) {
+    using R = sh::Expected<std::unique_ptr<BlockingWs>>;
     ws::WsOptions options;
     options.max_message_bytes = kMaxGameMessageBytes;
     options.handshake_timeout = std::chrono::seconds(10);
     options.idle_timeout = kIdleTimeout;
     options.keep_alive_pings = true;
     auto dialled = BlockingWs::dial(url.host, url.port, url.target, options);
-    if (dialled) return std::move(*dialled);
+    if (dialled) return R::ok(std::move(*dialled));
     // A refused seat says why (the game's 403/409 texts), so a league log shows it.
     const ws::WsRefusal& refused = dialled.error();
     std::string body = refused.body.substr(0, kMaxRefusalChars);
     while (!body.empty() && (body.back() == '\n' || body.back() == '\r')) body.pop_back();
-    error = refused.error;
+    std::string error = refused.error;
     if (refused.status != 0) error += " (HTTP " + std::to_string(refused.status) + (body.empty() ? "" : ": " + body) + ")";
-    return nullptr;
+    return R::fail(std::move(error));
 }
 
 std::unique_ptr<BlockingWs> dial(const WsUrl& url, int attempts) {
-    std::string error, last;
+    std::string last;
     for (int attempt = 0; attempt < attempts; ++attempt) {
-        if (auto socket = dial_once(url, error)) return socket;
-        if (attempt == 0 || error != last) std::fprintf(stderr, "hschool-hns seat: game not accepting the seat yet (%s); retrying\n", error.c_str());
-        last = error;
+        auto socket = dial_once(url);
+        if (socket) return std::move(*socket);
+        if (attempt == 0 || socket.error != last)
+            std::fprintf(stderr, "hschool-hns seat: game not accepting the seat yet (%s); retrying\n", socket.error.c_str());
+        last = socket.error;
         std::this_thread::sleep_for(std::chrono::milliseconds(kSeatRetryMs));
     }
     return nullptr;
 }
 
 // The orders of an external seat: from a JSON-lines file (one per decision, the last repeating),
-// or from stdin with each decision written to stdout.
-SeatSession::OrderSource order_source(const std::string& from, std::string& error) {
-    if (from.empty()) return nullptr;
+// or from stdin with each decision written to stdout; none (a scripted seat) when `from` is empty.
+sh::Expected<SeatSession::OrderSource> order_source(const std::string& from) {
+    using R = sh::Expected<SeatSession::OrderSource>;
+    if (from.empty()) return R::ok(nullptr);
     if (from == "-") {
-        return [](const std::string& decision) -> std::optional<std::string> {
+        return R::ok([](const std::string& decision) -> std::optional<std::string> {
             std::cout << decision << '\n' << std::flush;
             std::string line;
             if (!std::getline(std::cin, line) || line.empty()) return std::nullopt;
             return line;
-        };
+        });
     }
     std::ifstream in(from, std::ios::binary);
-    if (!in) {
-        error = "cannot read " + from;
-        return nullptr;
-    }
+    if (!in) return R::fail("cannot read " + from);
     auto lines = std::make_shared<std::vector<std::string>>();
     std::size_t bytes = 0;
     for (std::string line; std::getline(in, line);) {
         bytes += line.size() + 1;
-        if (bytes > kMaxOrderFileBytes) {
-            error = from + " is over 1 MiB";
-            return nullptr;
-        }
+        if (bytes > kMaxOrderFileBytes) return R::fail(from + " is over 1 MiB");
         if (!line.empty()) lines->push_back(std::move(line));
     }
-    if (lines->empty()) {
-        error = from + " holds no order";
-        return nullptr;
-    }
+    if (lines->empty()) return R::fail(from + " holds no order");
     auto next = std::make_shared<std::size_t>(0);
-    return [lines, next](const std::string&) -> std::optional<std::string> {
+    return R::ok([lines, next](const std::string&) -> std::optional<std::string> {
         const std::size_t i = std::min(*next, lines->size() - 1);
         ++*next;
         return (*lines)[i];
-    };
+    });
 }
 
 bool send_all(BlockingWs& socket, const std::vector<protocol::Bytes>& messages) {
@@ -136,11 +131,10 @@ SeatSession::OrderSource numeric_source(const std::string& url, const std::strin
             std::fprintf(stderr, "hschool-hns seat: numeric: %s\n", ask.error.c_str());
             return no_order(ask.error);
         }
-        std::string error;
-        const auto reply = post_policy(url, key, ask->body, ask->timeout_seconds, error);
+        const auto reply = post_policy(url, key, ask->body, ask->timeout_seconds);
         if (!reply) {
-            std::fprintf(stderr, "hschool-hns seat: numeric policy: %s\n", error.c_str());
-            return no_order(error);
+            std::fprintf(stderr, "hschool-hns seat: numeric policy: %s\n", reply.error.c_str());
+            return no_order(reply.error);
         }
         auto order = numeric_order(*ask, reply->status, reply->body);
         if (!order) {
@@ -153,27 +147,21 @@ SeatSession::OrderSource numeric_source(const std::string& url, const std::strin
 
 }  // namespace
 
-bool read_prompt_file(const std::string& path, std::string& text, std::string& error) {
+sh::Expected<std::string> read_prompt_file(const std::string& path) {
+    using R = sh::Expected<std::string>;
     std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = "cannot read " + path;
-        return false;
-    }
+    if (!in) return R::fail("cannot read " + path);
     // No more than one registration's worth is read: a larger file is refused below anyway.
+    std::string text;
     text.resize(kMaxRegistrationBytes + 1);
     in.read(text.data(), static_cast<std::streamsize>(text.size()));
     text.resize(static_cast<std::size_t>(in.gcount()));
     SeatPolicy policy;
     policy.prompt = text;
-    if (registration_text(policy).size() > kMaxRegistrationBytes) {
-        error = path + " is too long: a registration with its prompt must fit " + std::to_string(kMaxRegistrationBytes) + " bytes";
-        return false;
-    }
-    if (text.find_first_not_of(" \t\r\n") == std::string::npos) {
-        error = path + " holds no prompt";
-        return false;
-    }
-    return true;
+    if (registration_text(policy).size() > kMaxRegistrationBytes)
+        return R::fail(path + " is too long: a registration with its prompt must fit " + std::to_string(kMaxRegistrationBytes) + " bytes");
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) return R::fail(path + " holds no prompt");
+    return R::ok(std::move(text));
 }
 
 int run_seat(const SeatOptions& given) {
@@ -182,7 +170,6 @@ int run_seat(const SeatOptions& given) {
     options.numeric_url = env_or(options.numeric_url, {"PLAYER_NUMERIC_URL"});
     options.numeric_key = env_or(options.numeric_key, {"PLAYER_NUMERIC_KEY"});
     options.label = env_or(options.label, {"PLAYER_POLICY_LABEL"});
-    std::string error;
     if (options.url.empty()) {
         std::fprintf(stderr, "hschool-hns seat: no --url and no COWORLD_PLAYER_WS_URL\n");
         return 2;
@@ -209,11 +196,12 @@ int run_seat(const SeatOptions& given) {
         std::fprintf(stderr, "hschool-hns seat: the numeric policy's URL must start with http:// or https://\n");
         return 2;
     }
-    auto source = order_source(options.external_orders, error);
-    if (!options.external_orders.empty() && !source) {
-        std::fprintf(stderr, "hschool-hns seat: --external-orders: %s\n", error.c_str());
+    auto orders = order_source(options.external_orders);
+    if (!orders) {
+        std::fprintf(stderr, "hschool-hns seat: --external-orders: %s\n", orders.error.c_str());
         return 2;
     }
+    SeatSession::OrderSource source = std::move(*orders);
     SeatPolicy policy;
     policy.scripted = options.scripted;
     policy.external = !options.external_orders.empty();
@@ -230,9 +218,13 @@ int run_seat(const SeatOptions& given) {
         source = numeric_source(options.numeric_url, options.numeric_key);
         if (policy.label.empty()) policy.label = "numeric";
     }
-    if (!options.prompt_file.empty() && !read_prompt_file(options.prompt_file, policy.prompt, error)) {
-        std::fprintf(stderr, "hschool-hns seat: --prompt-file: %s\n", error.c_str());
-        return 2;
+    if (!options.prompt_file.empty()) {
+        auto prompt = read_prompt_file(options.prompt_file);
+        if (!prompt) {
+            std::fprintf(stderr, "hschool-hns seat: --prompt-file: %s\n", prompt.error.c_str());
+            return 2;
+        }
+        policy.prompt = std::move(*prompt);
     }
     SeatSession session(policy, std::move(source));
 

@@ -12,7 +12,11 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/hns/expected.hpp"
+
 namespace hschool::tools::hns {
+
+namespace sh = hschool::sim::hns;
 
 inline constexpr int kSeatConnectAttempts = 240;   // x 500 ms: two minutes of dialling at the start
 inline constexpr int kSeatReconnectAttempts = 6;   // re-dials after a live socket dies
@@ -33,7 +37,7 @@ struct SeatOptions {
 
 // A prompt file's text, or why it cannot be a seat's prompt (unreadable, or too long for one
 // registration); shared with `league`, which checks prompt: entrants before any match starts.
-bool read_prompt_file(const std::string& path, std::string& text, std::string& error);
+sh::Expected<std::string> read_prompt_file(const std::string& path);
 
 int run_seat(const SeatOptions& options);
 

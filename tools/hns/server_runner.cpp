@@ -160,8 +160,8 @@ Result<std::unique_ptr<ServerRunner>> ServerRunner::create(const std::vector<Ent
     for (const Entrant& e : entrants) {
         if (e.kind.family == KindFamily::Builtin) builtins.push_back(e);
         if (e.kind.family != KindFamily::Prompt) continue;
-        std::string text, error;
-        if (!read_prompt_file(e.kind.arg, text, error)) return R(hschool::unexpected("entrant " + e.name + " (" + e.kind.text() + "): " + error));
+        if (auto prompt = read_prompt_file(e.kind.arg); !prompt)
+            return R(hschool::unexpected("entrant " + e.name + " (" + e.kind.text() + "): " + prompt.error));
         runner->prompts_[e.name] = fs::absolute(e.kind.arg).string();
     }
     // The built-ins' own matches, and the variant and rooms checked before any match starts.

@@ -11,26 +11,27 @@ namespace {
 std::string vector_replay(const char* name) { return hns_test::read_file(hns_test::vector_dir() + "/" + name); }
 
 TEST(ReplayLibrary, ViewersOfTheSameBytesShareOneParsedReplayAndItsKeyframes) {
-    std::string error;
-    auto a = watch_replay(vector_replay("cert_formula.cowldhns"), error);
-    auto b = watch_replay(vector_replay("cert_formula.cowldhns"), error);
-    auto other = watch_replay(vector_replay("cert_zero.cowldhns"), error);
-    ASSERT_TRUE(a && b && other) << error;
-    EXPECT_EQ(a, b);
-    EXPECT_EQ(a->keyframes, b->keyframes);
-    EXPECT_NE(a, other);
+    auto a = watch_replay(vector_replay("cert_formula.cowldhns"));
+    auto b = watch_replay(vector_replay("cert_formula.cowldhns"));
+    auto other = watch_replay(vector_replay("cert_zero.cowldhns"));
+    ASSERT_TRUE(a) << a.error;
+    ASSERT_TRUE(b) << b.error;
+    ASSERT_TRUE(other) << other.error;
+    EXPECT_EQ(*a, *b);
+    EXPECT_EQ((*a)->keyframes, (*b)->keyframes);
+    EXPECT_NE(*a, *other);
     // Once nobody watches it, the next viewer parses it afresh (nothing is kept for ever).
-    a.reset();
-    b.reset();
-    auto again = watch_replay(vector_replay("cert_formula.cowldhns"), error);
-    ASSERT_TRUE(again);
-    EXPECT_EQ(again->data.hashes.size(), 949u);
+    a = {};
+    b = {};
+    auto again = watch_replay(vector_replay("cert_formula.cowldhns"));
+    ASSERT_TRUE(again) << again.error;
+    EXPECT_EQ((*again)->data.hashes.size(), 949u);
 }
 
 TEST(ReplayLibrary, ABrokenFileIsAnErrorWithItsReason) {
-    std::string error;
-    EXPECT_FALSE(watch_replay("not a replay", error));
-    EXPECT_NE(error.find("unreadable"), std::string::npos) << error;
+    const auto broken = watch_replay("not a replay");
+    EXPECT_FALSE(broken);
+    EXPECT_NE(broken.error.find("unreadable"), std::string::npos) << broken.error;
 }
 
 }  // namespace

@@ -21,7 +21,8 @@ Library& library() {
 
 }  // namespace
 
-std::shared_ptr<const WatchedReplay> watch_replay(std::string bytes, std::string& error) {
+Expected<std::shared_ptr<const WatchedReplay>> watch_replay(std::string bytes) {
+    using R = Expected<std::shared_ptr<const WatchedReplay>>;
     const std::size_t key = std::hash<std::string>{}(bytes);
     Library& lib = library();
     {
@@ -29,30 +30,24 @@ std::shared_ptr<const WatchedReplay> watch_replay(std::string bytes, std::string
         std::erase_if(lib.replays, [](const auto& entry) { return entry.second.expired(); });
         const auto [begin, end] = lib.replays.equal_range(key);
         for (auto it = begin; it != end; ++it)
-            if (auto watched = it->second.lock(); watched && watched->bytes == bytes) return watched;
+            if (auto watched = it->second.lock(); watched && watched->bytes == bytes) return R::ok(std::move(watched));
     }
     auto parsed = sim::hns::parse_replay(bytes);
-    if (!parsed) {
-        error = "replay is unreadable: " + parsed.error;
-        return nullptr;
-    }
+    if (!parsed) return R::fail("replay is unreadable: " + parsed.error);
     auto watched = std::make_shared<WatchedReplay>();
     watched->bytes = std::move(bytes);
     watched->data = std::move(*parsed);
     auto keyframes = sim::hns::ReplayKeyframes::create(watched->data);  // after the move: they keep &data
-    if (!keyframes) {
-        error = "replay cannot be re-stepped: " + keyframes.error;
-        return nullptr;
-    }
+    if (!keyframes) return R::fail("replay cannot be re-stepped: " + keyframes.error);
     watched->keyframes = std::move(*keyframes);
     std::shared_ptr<const WatchedReplay> shared = std::move(watched);
     std::lock_guard lock(lib.mutex);
     // Two first viewers at once may both have parsed it: the one already listed wins.
     const auto [begin, end] = lib.replays.equal_range(key);
     for (auto it = begin; it != end; ++it)
-        if (auto listed = it->second.lock(); listed && listed->bytes == shared->bytes) return listed;
+        if (auto listed = it->second.lock(); listed && listed->bytes == shared->bytes) return R::ok(std::move(listed));
     lib.replays.emplace(key, shared);
-    return shared;
+    return R::ok(std::move(shared));
 }
 
 }  // namespace hschool::server::hns

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "server/hns/contract/expected.hpp"
 #include "sim/hns/replay.hpp"
 #include "sim/hns/replay_seek.hpp"
 
@@ -18,6 +19,6 @@ struct WatchedReplay {
 
 // The replay these bytes are, shared with every viewer already watching it; an error (why the file
 // cannot be read or re-stepped) otherwise. Forgotten when its last viewer goes.
-std::shared_ptr<const WatchedReplay> watch_replay(std::string bytes, std::string& error);
+Expected<std::shared_ptr<const WatchedReplay>> watch_replay(std::string bytes);
 
 }  // namespace hschool::server::hns

@@ -204,10 +204,9 @@ private:
 std::variant<Rejection, std::shared_ptr<net::WsHandler>> open_replay_viewer(std::string replay_bytes, HnsMetrics& metrics,
                                                                       std::shared_ptr<std::atomic<int>> viewers, ReplayPool& pool,
                                                                       bool compact) {
-    std::string error;
-    auto replay = watch_replay(std::move(replay_bytes), error);
-    if (!replay) return Rejection{422, error + "\n"};
-    return std::shared_ptr<net::WsHandler>(std::make_shared<ReplayViewer>(std::move(replay), metrics, std::move(viewers), pool, compact));
+    auto replay = watch_replay(std::move(replay_bytes));
+    if (!replay) return Rejection{422, replay.error + "\n"};
+    return std::shared_ptr<net::WsHandler>(std::make_shared<ReplayViewer>(std::move(*replay), metrics, std::move(viewers), pool, compact));
 }
 
 }  // namespace hschool::server::hns
