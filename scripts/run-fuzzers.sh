@@ -4,6 +4,9 @@
 # the tests (`make test` runs the fuzzers at idle priority) a target waits for its CPU instead of
 # losing it (issue 22). A target still short of its CPU after WALL_CAP_FACTOR x SECONDS of wall time
 # stops there and says how much it had.
+# FUZZ_DONE_FILE (optional): each target that had its whole CPU is named there, and a target already
+# named is skipped, so a run stopped half way (make test moves a starved background run to the
+# foreground) goes on where it was.
 # Usage: scripts/run-fuzzers.sh BUILD_FUZZ_DIR SECONDS [JOBS]
 set -euo pipefail
 dir=$(cd "$1" && pwd)  # absolute: each fuzzer runs inside the work folder
@@ -76,12 +79,14 @@ run_one() {
   printf 'fuzz: %s: %s runs in %d.%d s of CPU, %d s of wall time%s\n' "$name" "${runs:-?}" \
     $(( ticks / ticks_per_second )) $(( ticks % ticks_per_second * 10 / ticks_per_second )) $(( $(date +%s) - started )) \
     "$([ "$ticks" -ge "$budget" ] || echo " (wall-time cap reached first)")"
+  if [ -n "${FUZZ_DONE_FILE:-}" ] && [ "$ticks" -ge "$budget" ]; then echo "$name" >> "$FUZZ_DONE_FILE"; fi
 }
 
 status=0
 running=0
 for fuzzer in "$dir"/fuzz_*; do
   [ -x "$fuzzer" ] || continue
+  if [ -n "${FUZZ_DONE_FILE:-}" ] && grep -qxF "$(basename "$fuzzer")" "$FUZZ_DONE_FILE" 2>/dev/null; then continue; fi
   if [ "$running" -ge "$jobs" ]; then
     wait -n || status=1
     running=$((running - 1))

@@ -9,7 +9,8 @@
 # would alone. On a machine kept busy by other programs it gets no CPU at all: when the foreground
 # reaches the sanitizer tests and the tree is not built yet, the background build is stopped and
 # finished in the foreground at normal priority (ninja keeps what it compiled), and the fuzzers
-# start behind it (issue 38: under load `make test` otherwise waited for a build that never ran). Background stages print their start and end as they happen; the rest of their output
+# start behind it (issue 38: under load `make test` otherwise waited for a build that never ran).
+# Likewise fuzzers still short of their CPU when the sanitizer tests end go on in the foreground. Background stages print their start and end as they happen; the rest of their output
 # goes to build/logs/ and is printed (all of it on failure) when they end. Every stage
 # runs even when another failed; the exit status says whether all passed (issue 22).
 # Usage: scripts/test-all.sh   (JOBS, TEST_JOBS, FUZZ_SECONDS pass through to make)
@@ -33,6 +34,8 @@ command -v chrt >/dev/null 2>&1 && idle=(chrt --idle 0 nice -n 19)
 background_log="$logs/background.log"
 asan_built="$logs/asan-tree-built"
 rm -f "$asan_built"
+export FUZZ_DONE_FILE="$root/$logs/fuzzers-done"  # scripts/run-fuzzers.sh: the targets that had their CPU
+rm -f "$FUZZ_DONE_FILE"
 background_pid=""
 # Runs the shell command $1 at idle priority in the background, its stage lines shown as they happen.
 start_background() {
@@ -85,6 +88,14 @@ if ensure_asan_tree; then
   run_make test-asan-only || failed+=(test-asan)
 else
   failed+=(build-asan)
+fi
+if [ -n "$background_pid" ] && kill -0 "$background_pid" 2>/dev/null; then
+  echo "make test: the fuzzers have not had their CPU yet; the rest run in the foreground"
+  stop_background
+  wait "$background_pid" 2>/dev/null
+  background_pid=""
+  grep -E '^fuzz: .* of wall time' "$background_log"
+  run_make run-fuzzers || failed+=(fuzz)
 fi
 [ -z "$background_pid" ] || finish_background || failed+=("a background stage (build-asan or fuzz)")
 
