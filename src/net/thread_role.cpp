@@ -17,12 +17,13 @@ constexpr std::size_t kMaxThreadNameChars = 15;  // Linux keeps 16 bytes with th
 
 void take_thread_role(const char* name, int nice) {
     const std::string shortened = std::string(name).substr(0, kMaxThreadNameChars);
-    pthread_setname_np(pthread_self(), shortened.c_str());
     errno = 0;
     const int current = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
-    if (errno == 0 && current >= nice) return;  // already there (or below: a niced server stays niced)
-    if (setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), nice) != 0)
+    // Already there (or below: a niced server stays niced).
+    if (!(errno == 0 && current >= nice) && setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), nice) != 0)
         spdlog::warn("event=thread_priority_unchanged thread={} nice={} error=\"{}\"", shortened, nice, std::strerror(errno));
+    // Named last: a thread seen by its name (ps, /proc, the tests) already runs at its priority.
+    pthread_setname_np(pthread_self(), shortened.c_str());
 }
 
 ThreadLauncher::ThreadLauncher() : thread_([this] { run(); }) {}

@@ -11,7 +11,8 @@
 namespace hschool::net {
 
 // Names the calling thread (at most 15 characters are kept) and lowers its priority to `nice`
-// (never raises it: an unprivileged thread cannot, and a server started niced stays so).
+// (never raises it: an unprivileged thread cannot, and a server started niced stays so); the name
+// comes last, so a thread seen by its name already runs at its priority.
 void take_thread_role(const char* name, int nice);
 
 // Starts threads at the priority of the thread that constructed it. Threads inherit their

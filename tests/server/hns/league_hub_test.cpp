@@ -178,7 +178,8 @@ TEST_F(Leagues, MatchesInterleaveAcrossRunningLeagues) {
     EXPECT_EQ(second, (std::vector<std::string>{"m2", "m4", "m6"}));
 }
 
-// The scheduling policy and nice of this process's thread named `name` once one runs (nullopt: none within kWait).
+// The scheduling policy and nice of this process's thread named `name` once one runs (nullopt: none
+// within kWait). A thread takes its name after its priority (net::take_thread_role), so they are final.
 std::optional<std::pair<int, int>> policy_and_nice_of(const std::string& name) {
     std::optional<std::pair<int, int>> found;
     hschool::test::eventually([&] {

@@ -398,13 +398,14 @@ void LeagueHub::purge(std::unique_lock<std::mutex>& lock) {
 }
 
 void LeagueHub::work() {
-    net::take_thread_role("hns-league", kLeagueNice);
     if (options_.idle_scheduling) {
-        // The calling thread only (pid 0 is the caller's tid on Linux); the nice above stays if refused.
+        // The calling thread only (pid 0 is the caller's tid on Linux); the nice below stays if refused.
+        // Before the thread takes its name, so that one seen by its name already has its policy.
         const sched_param param{};
         if (sched_setscheduler(0, SCHED_IDLE, &param) != 0)
             spdlog::warn("event=thread_priority_unchanged thread=hns-league policy=idle error=\"{}\"", std::strerror(errno));
     }
+    net::take_thread_role("hns-league", kLeagueNice);
     std::unique_lock lock(mutex_);
     while (!stopping_) {
         if (!purges_.empty()) {
