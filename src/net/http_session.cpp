@@ -1,6 +1,5 @@
 // HTTP on an accepted connection: one request at a time with named limits; the router answers,
 // WebSocket upgrades become sessions once their path's endpoint, the origin and the caps allow.
-#include <spdlog/spdlog.h>
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/beast/core.hpp>
@@ -16,6 +15,7 @@
 #include "net/network_thread.hpp"
 #include "net/origin_policy.hpp"
 #include "net/ws_session.hpp"
+#include "util/log.hpp"
 
 namespace hschool::net {
 
@@ -146,7 +146,7 @@ private:
     void refuse(unsigned status, const char* reason, std::string_view code, std::string_view title, std::string_view detail) {
         shared_.metrics.connection_refused(reason);
         if (const auto skipped = shared_.refused_log.allow(std::chrono::steady_clock::now()))
-            spdlog::info("event=ws_refused reason={} similar_events_not_logged={}", reason, *skipped);
+            logging::info("event=ws_refused reason={} similar_events_not_logged={}", reason, *skipped);
         HttpResponse response = problem(status, code, title, detail);
         if (status == 503) response.headers.emplace_back("Retry-After", "5");
         send_and_close(std::move(response));
@@ -184,7 +184,7 @@ private:
         beast::error_code open_ec;
         message->body().open(response.file.c_str(), beast::file_mode::scan, open_ec);
         if (open_ec) {
-            spdlog::warn("event=file_unreadable path=\"{}\" error=\"{}\"", response.file, open_ec.message());
+            logging::warn("event=file_unreadable path=\"{}\" error=\"{}\"", response.file, open_ec.message());
             return send(problem(503, "store-unavailable", "Service unavailable", "the file could not be read; try again"));
         }
         shared_.metrics.http_request(response.status);

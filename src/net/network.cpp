@@ -2,8 +2,6 @@
 // of descriptors), deals them to the threads, fans tick frames out, and stops in order.
 #include "net/network.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/error.hpp>
@@ -15,6 +13,7 @@
 #include "net/fanout.hpp"
 #include "net/network_thread.hpp"
 #include "net/thread_role.hpp"
+#include "util/log.hpp"
 
 namespace hschool::net {
 
@@ -84,7 +83,7 @@ struct Network::Impl {
                                         accept_backoff.count() == 0 ? base : accept_backoff * 2)
                              : base;
         if (const auto skipped = accept_log.allow(std::chrono::steady_clock::now()))
-            spdlog::warn("event=accept_failed error=\"{}\" backoff_ms={} similar_events_not_logged={}", ec.message(),
+            logging::warn("event=accept_failed error=\"{}\" backoff_ms={} similar_events_not_logged={}", ec.message(),
                          accept_backoff.count(), *skipped);
         accept_backoff_timer->expires_after(accept_backoff);
         accept_backoff_timer->async_wait([this](beast::error_code timer_ec) {
@@ -118,7 +117,7 @@ bool Network::listen() {
     const auto& config = impl_->shared.config;
     const auto address = asio::ip::make_address(config.address, ec);
     if (ec) {
-        spdlog::error("event=bad_address address={} error=\"{}\"", config.address, ec.message());
+        logging::error("event=bad_address address={} error=\"{}\"", config.address, ec.message());
         return false;
     }
     const tcp::endpoint endpoint(address, config.port);
@@ -127,7 +126,7 @@ bool Network::listen() {
     if (!ec) acceptor.bind(endpoint, ec);
     if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
     if (ec) {
-        spdlog::error("event=listen_failed address={} port={} error=\"{}\"", config.address, config.port, ec.message());
+        logging::error("event=listen_failed address={} port={} error=\"{}\"", config.address, config.port, ec.message());
         return false;
     }
     impl_->bound_port = acceptor.local_endpoint().port();
@@ -151,7 +150,7 @@ void Network::start() {
 }
 
 void Network::wait_for_signal() {
-    impl_->signals.async_wait([](beast::error_code, int signal) { spdlog::info("event=signal signal={}", signal); });
+    impl_->signals.async_wait([](beast::error_code, int signal) { logging::info("event=signal signal={}", signal); });
     impl_->signals_context.run();
 }
 
@@ -164,7 +163,7 @@ void Network::close_all_connections() {
     });
     impl_->shared.sessions.close_all({close_code::kGoingAway, "server shutting down"});
     if (!impl_->shared.sessions.wait_until_empty(std::chrono::duration_cast<std::chrono::milliseconds>(kShutdownGrace)))
-        spdlog::warn("event=shutdown_grace_expired");
+        logging::warn("event=shutdown_grace_expired");
 }
 
 void Network::stop() {

@@ -1,7 +1,7 @@
 #include "net/thread_role.hpp"
+#include "util/log.hpp"
 
 #include <pthread.h>
-#include <spdlog/spdlog.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -21,7 +21,7 @@ void take_thread_role(const char* name, int nice) {
     const int current = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
     // Already there (or below: a niced server stays niced).
     if (!(errno == 0 && current >= nice) && setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), nice) != 0)
-        spdlog::warn("event=thread_priority_unchanged thread={} nice={} error=\"{}\"", shortened, nice, std::strerror(errno));
+        logging::warn("event=thread_priority_unchanged thread={} nice={} error=\"{}\"", shortened, nice, std::strerror(errno));
     // Named last: a thread seen by its name (ps, /proc, the tests) already runs at its priority.
     pthread_setname_np(pthread_self(), shortened.c_str());
 }

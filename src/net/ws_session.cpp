@@ -2,8 +2,6 @@
 // WsConnection a game holds for it.
 #include "net/ws_session.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/websocket.hpp>
 
@@ -11,6 +9,7 @@
 #include <atomic>
 
 #include "net/close_codes.hpp"
+#include "util/log.hpp"
 
 namespace hschool::net {
 
@@ -112,7 +111,7 @@ void WsSession::run(beast::http::request<beast::http::string_body> request) {
     handshake->set_option(timeouts);
     handshake->async_accept(request, [self = shared_from_this(), handshake](beast::error_code ec) {
         if (ec) {
-            spdlog::debug("event=ws_accept_failed error=\"{}\"", ec.message());
+            logging::debug("event=ws_accept_failed error=\"{}\"", ec.message());
             return self->finish("handshake failed");
         }
         self->socket_.asio() = std::move(handshake->next_layer());
@@ -124,7 +123,7 @@ void WsSession::on_upgraded() {
     if (state_ != State::Upgrading) return;
     beast::error_code ec;
     if (!socket_.configure(ec)) {
-        spdlog::debug("event=ws_setup_failed error=\"{}\"", ec.message());
+        logging::debug("event=ws_setup_failed error=\"{}\"", ec.message());
         return finish("socket setup failed");
     }
     // Only weak references: the loop may hold this outbox after the session and even the
@@ -176,7 +175,7 @@ void WsSession::speak(const WsProtocol& protocol) {
     adopt(protocol);
     shared_.metrics.connection_spoke(tag_);
     arm_liveness(shared_.config.ping_interval);
-    spdlog::debug("event=greeting connection={} protocol={}", id_, static_cast<int>(tag_));
+    logging::debug("event=greeting connection={} protocol={}", id_, static_cast<int>(tag_));
 }
 
 void WsSession::reply(protocol::ByteView message) {
@@ -204,7 +203,7 @@ void WsSession::finish(const char* why) {
         shared_.metrics.connection_closed(tag_);
     }
     slot_.release();
-    spdlog::debug("event=ws_finished connection={} reason=\"{}\"", id_, why);
+    logging::debug("event=ws_finished connection={} reason=\"{}\"", id_, why);
 }
 
 // Closing goes through the outbox so the Close frame follows what is being written, never splits it.
@@ -230,7 +229,7 @@ void WsSession::on_liveness() {
     if (Clock::now() - last_received_ >= shared_.config.peer_timeout) {
         shared_.metrics.peer_timeout("silent");
         if (const auto skipped = shared_.timeout_log.allow(Clock::now()))
-            spdlog::info("event=ws_peer_silent connection={} similar_events_not_logged={}", id_, *skipped);
+            logging::info("event=ws_peer_silent connection={} similar_events_not_logged={}", id_, *skipped);
         return close(close_code::kPolicyViolation, "no response to ping");
     }
     outbox_->push_control(ping_frame());

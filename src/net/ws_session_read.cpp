@@ -1,12 +1,12 @@
 // The session's reading: bytes from the socket (woken by Asio, or in the poller's batches), the
 // inbound budget, and whole messages handed to the game's handler.
-#include <spdlog/spdlog.h>
 
 #include <boost/asio/post.hpp>
 #include <boost/beast/core/bind_handler.hpp>
 
 #include "net/close_codes.hpp"
 #include "net/ws_session.hpp"
+#include "util/log.hpp"
 
 namespace hschool::net {
 
@@ -78,7 +78,7 @@ bool WsSession::within_budget() {
 void WsSession::over_budget() {
     shared_.metrics.budget_exceeded(tag_);
     if (const auto skipped = shared_.budget_log.allow(Clock::now()))
-        spdlog::warn("event=ws_budget_exceeded connection={} protocol={} similar_events_not_logged={}", id_, static_cast<int>(tag_),
+        logging::warn("event=ws_budget_exceeded connection={} protocol={} similar_events_not_logged={}", id_, static_cast<int>(tag_),
                      *skipped);
     close(close_code::kPolicyViolation, "message rate limit exceeded", kMaxAbuseDrainBytes);
 }
@@ -123,7 +123,7 @@ void WsSession::handle_event(const ws::Event& event) {
             if (acting()) close(close_code::kMessageTooBig, "frame larger than this protocol version allows");
             return;
         case Kind::ProtocolError:
-            spdlog::debug("event=ws_protocol_error connection={} reason=\"{}\"", id_, event.reason);
+            logging::debug("event=ws_protocol_error connection={} reason=\"{}\"", id_, event.reason);
             shared_.metrics.protocol_error(tag_);
             close(close_code::kProtocolError, "WebSocket protocol violation");
             return;

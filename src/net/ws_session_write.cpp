@@ -1,7 +1,6 @@
 // The session's writing: batches gathered from the outbox into one sendmsg, the delivery window
 // that holds lossy frames back from a reader that is behind, the stall rule, and the per-thread
 // scheduler that writes every ready session in one pass.
-#include <spdlog/spdlog.h>
 
 #include <boost/asio/post.hpp>
 #include <boost/beast/core/error.hpp>
@@ -10,6 +9,7 @@
 #include <span>
 
 #include "net/ws_session.hpp"
+#include "util/log.hpp"
 
 namespace hschool::net {
 
@@ -98,7 +98,7 @@ void WsSession::queue_close(CloseRequest request) {
     if (state_ != State::Finished) state_ = State::Closing;
     arm_close_timer();  // the peer gets kCloseGrace to answer our close frame
     if (!peer_closed_) shared_.metrics.close_sent(request.code);
-    spdlog::debug("event=ws_close connection={} code={} reason=\"{}\"", id_, request.code, request.reason);
+    logging::debug("event=ws_close connection={} code={} reason=\"{}\"", id_, request.code, request.reason);
     close_frame_index_ = batch_.size();
     batch_.push_back(make_frame(ws::close_payload(request.code, request.reason), ws::Opcode::Close));
 }
@@ -164,7 +164,7 @@ void WsSession::on_stall_timer() {
     }
     shared_.metrics.peer_timeout("write_stall");
     if (const auto skipped = shared_.timeout_log.allow(Clock::now()))
-        spdlog::info("event=ws_write_stall connection={} waiting={} similar_events_not_logged={}", id_,
+        logging::info("event=ws_write_stall connection={} waiting={} similar_events_not_logged={}", id_,
                      write_waiting_ ? "socket" : "reader", *skipped);
     finish("peer stopped reading");
 }

@@ -1,11 +1,10 @@
 #include "server/game_loop.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include "server/limits.hpp"
 #include "server/metrics.hpp"
 #include "net/thread_role.hpp"
 #include "net/wake_batch.hpp"
+#include "util/log.hpp"
 #include "util/overloaded.hpp"
 
 namespace hschool::server {
@@ -84,7 +83,7 @@ void GameLoop::run() {
         const auto started = Clock::now();
         const StepPlan plan = plan_steps(next, started, period_, kMaxCatchUpSteps);
         if (plan.dropped > 0) {
-            spdlog::warn("event=loop_stall steps_due={} steps_dropped={}", plan.steps + plan.dropped, plan.dropped);
+            logging::warn("event=loop_stall steps_due={} steps_dropped={}", plan.steps + plan.dropped, plan.dropped);
             metrics_.steps_dropped(static_cast<std::uint64_t>(plan.dropped));
         }
         next = plan.next_deadline;

@@ -1,7 +1,5 @@
 #include "server/game_socket.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include <memory>
 #include <string>
 

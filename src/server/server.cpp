@@ -1,7 +1,5 @@
 #include "server/server.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include <atomic>
 #include <set>
 
@@ -25,6 +23,7 @@
 #include "store/pg/pg_connection.hpp"
 #include "store/school_store.hpp"
 #include "store/store_worker.hpp"
+#include "util/log.hpp"
 
 namespace hschool::server {
 
@@ -37,11 +36,11 @@ int run_server(const ServerOptions& options) {
     if (auto resolved = net::resolve_web_root(options.web_root); auto* root = std::get_if<std::filesystem::path>(&resolved)) {
         web_root = std::move(*root);
     } else if (options.web_root_given) {
-        spdlog::error("event=startup_failed reason=\"web root '{}' is unusable: {}\"", options.web_root.string(),
+        logging::error("event=startup_failed reason=\"web root '{}' is unusable: {}\"", options.web_root.string(),
                       std::get<std::string>(resolved));
         return 1;
     } else {
-        spdlog::warn("event=web_root_unavailable path=\"{}\" reason=\"{}\" serving=none", options.web_root.string(),
+        logging::warn("event=web_root_unavailable path=\"{}\" reason=\"{}\" serving=none", options.web_root.string(),
                      std::get<std::string>(resolved));
     }
 
@@ -51,10 +50,10 @@ int run_server(const ServerOptions& options) {
         std::string error;
         auto admin = load_or_create_admin_token(options.admin_token_file, error);
         if (!admin) {
-            spdlog::error("event=startup_failed reason=\"{}\"", error);
+            logging::error("event=startup_failed reason=\"{}\"", error);
             return 1;
         }
-        spdlog::info("event=admin_token path=\"{}\" created={}", options.admin_token_file.string(), admin->created);
+        logging::info("event=admin_token path=\"{}\" created={}", options.admin_token_file.string(), admin->created);
         access = AccessPolicy(AccessMode::Owners, std::move(admin->token));
     }
 
@@ -66,14 +65,14 @@ int run_server(const ServerOptions& options) {
     auto store = shared_database ? store::SchoolStore::open_postgres(options.database_url, on_clock_write)
                                  : store::SchoolStore::open(options.data_path, on_clock_write);
     if (!store) {
-        spdlog::error("event=startup_failed reason=\"cannot open database {}: {}\"", database_name, store.error().message);
+        logging::error("event=startup_failed reason=\"cannot open database {}: {}\"", database_name, store.error().message);
         return 1;
     }
     const auto library = content::ContentLibrary::scan(options.mods_path);
     std::string load_error;
     auto loaded = load_schools(**store, library, load_error);
     if (!load_error.empty()) {
-        spdlog::error("event=startup_failed reason=\"cannot read schools: {}\"", load_error);
+        logging::error("event=startup_failed reason=\"cannot read schools: {}\"", load_error);
         return 1;
     }
 
@@ -82,7 +81,7 @@ int run_server(const ServerOptions& options) {
         std::string error;
         recorder = ReplayRecorder::open(*options.record_path, options.arena, error);
         if (!recorder) {
-            spdlog::error("event=startup_failed reason=\"{}\"", error);
+            logging::error("event=startup_failed reason=\"{}\"", error);
             return 1;
         }
     }
@@ -107,7 +106,7 @@ int run_server(const ServerOptions& options) {
     // Hide-and-seek: its modes, its archive and its budgets are its own (src/server/hns/game.hpp).
     auto hns_game = hns::HnsGame::open(hns_game_options(options, access.ownership()), metrics);
     if (!hns_game) {
-        spdlog::error("event=startup_failed reason=\"{}\"", hns_game.error);
+        logging::error("event=startup_failed reason=\"{}\"", hns_game.error);
         return 1;
     }
     hns::HnsGame& hide_and_seek = **hns_game;
@@ -130,7 +129,7 @@ int run_server(const ServerOptions& options) {
     hide_and_seek.add_sockets(network.endpoints());
     if (!network.listen()) return 1;
     if (auto started = hide_and_seek.start(); !started) {
-        spdlog::error("event=startup_failed reason=\"hide-and-seek: {}\"", started.error);
+        logging::error("event=startup_failed reason=\"hide-and-seek: {}\"", started.error);
         return 1;
     }
     arena.set_fanout(network.fanout());
@@ -139,14 +138,14 @@ int run_server(const ServerOptions& options) {
     loop.start();
     network.start();
     health = Health::Serving;
-    spdlog::info("event=listening address={} port={} tick_rate={} schools={} data={} mods={} web_root={} access={}",
+    logging::info("event=listening address={} port={} tick_rate={} schools={} data={} mods={} web_root={} access={}",
                  options.address, network.port(), options.tick_rate, schools.schools().size(),
                  database_name, options.mods_path.string(), web_root ? web_root->string() : "none",
                  access_mode_text(access.mode()));
 
     network.wait_for_signal();
     health = Health::Draining;
-    spdlog::info("event=shutdown_started");
+    logging::info("event=shutdown_started");
     network.close_all_connections();
     hide_and_seek.stop();  // leagues, then matches: their sockets are already closing; nothing is archived mid-match
     // Before the loop stops, so the tasks its last job posts still run and answer; queued jobs get 503.
@@ -155,9 +154,9 @@ int run_server(const ServerOptions& options) {
     loop.stop();
     network.stop();
     schools.persist_all();  // the loop has stopped: its last clocks go to the store, flushed below
-    if (auto flushed = (*store)->flush(); !flushed) spdlog::error("event=flush_failed error=\"{}\"", flushed.error().message);
+    if (auto flushed = (*store)->flush(); !flushed) logging::error("event=flush_failed error=\"{}\"", flushed.error().message);
     recorder.reset();
-    spdlog::info("event=shutdown_complete");
+    logging::info("event=shutdown_complete");
     return 0;
 }
 

@@ -1,14 +1,13 @@
 #include "server/arena/arena_service.hpp"
 #include "server/arena/arena_session.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include <utility>
 
 #include "protocol/v5.hpp"
 #include "server/arena/replay_recorder.hpp"
 #include "sim/arena/colours.hpp"
 #include "sim/arena/v5/interest.hpp"
+#include "util/log.hpp"
 
 namespace hschool::server {
 namespace {
@@ -65,7 +64,7 @@ std::uint16_t ArenaService::take_slot() {
 void ArenaService::add_player(Player player) {
     index_.emplace(player.connection.id, players_.size());
     by_id_.emplace(player.player_id, players_.size());
-    spdlog::info("event=arena_join connection={} player={} version={} players={}", player.connection.id, player.player_id,
+    logging::info("event=arena_join connection={} player={} version={} players={}", player.connection.id, player.player_id,
                  player.v5 ? 5 : 1, players_.size() + 1);
     players_.push_back(std::move(player));
 }
@@ -113,7 +112,7 @@ void ArenaService::disconnect(net::ConnectionId connection) {
     const std::size_t at = found->second;
     Player& gone = players_[at];
     apply(sim::arena::LeaveCommand{gone.player_id});
-    spdlog::info("event=arena_leave connection={} player={}", connection, gone.player_id);
+    logging::info("event=arena_leave connection={} player={}", connection, gone.player_id);
     index_.erase(found);
     by_id_.erase(gone.player_id);
     free_slots_.push(gone.slot);

@@ -1,6 +1,5 @@
 #include "server/arena/replay_recorder.hpp"
-
-#include <spdlog/spdlog.h>
+#include "util/log.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -53,7 +52,7 @@ void ReplayRecorder::write_loop() {
             chunks_.pop_front();
             lock.unlock();
             if (std::fwrite(chunk.data(), 1, chunk.size(), file_) != chunk.size() || std::fflush(file_) != 0)
-                spdlog::error("event=replay_write_failed error=\"{}\"", std::strerror(errno));
+                logging::error("event=replay_write_failed error=\"{}\"", std::strerror(errno));
             lock.lock();
         }
         if (stopping_) return;

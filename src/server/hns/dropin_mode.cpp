@@ -4,8 +4,7 @@
 #include "server/hns/contract/limits.hpp"
 #include "sim/hns/replay.hpp"
 #include "sim/hns/verify.hpp"
-
-#include <spdlog/spdlog.h>
+#include "util/log.hpp"
 
 #include <boost/json.hpp>
 
@@ -31,7 +30,7 @@ bool write_file(const std::filesystem::path& path, const std::string& bytes) {
     }
     std::error_code ec;
     std::filesystem::rename(temp, path, ec);
-    if (ec) spdlog::error("event=dropin_write_failed path=\"{}\" error=\"{}\"", path.string(), ec.message());
+    if (ec) logging::error("event=dropin_write_failed path=\"{}\" error=\"{}\"", path.string(), ec.message());
     return !ec;
 }
 
@@ -71,7 +70,7 @@ Expected<std::shared_ptr<const std::string>> load_verified_replay(const std::fil
     if (!data) return R::fail("COGAME_LOAD_REPLAY_URI: not a hide-and-seek replay: " + data.error);
     const auto report = sim::hns::verify_replay(*data);
     if (!report.ok) return R::fail("COGAME_LOAD_REPLAY_URI: the replay does not verify: " + report.message());
-    spdlog::info("event=replay_loaded path=\"{}\" bytes={} ticks={} hashes_checked={}", path.string(), bytes->size(), report.ticks,
+    logging::info("event=replay_loaded path=\"{}\" bytes={} ticks={} hashes_checked={}", path.string(), bytes->size(), report.ticks,
                  report.checked);
     return R::ok(std::move(bytes));
 }
@@ -85,18 +84,18 @@ void arm_dropin(HnsHub& hub, const DropInEnv& env) {
     auto written = std::make_shared<std::atomic<bool>>(false);
     hub.supervisor().on_finished([env, &hub, written](const std::string& id, const FinishedMatch& finished) {
         if (id != hub.default_match_id() || written->exchange(true)) {
-            spdlog::warn("event=dropin_artifacts_refused id={}", id);
+            logging::warn("event=dropin_artifacts_refused id={}", id);
             return;
         }
         bool ok = write_file(env.results, finished.results) && write_file(env.save_replay, finished.replay);
         if (!env.events.empty()) {
             // Re-stepped from the replay just written: the live match never paid for the events.
             auto events = episode_events_jsonl(finished.replay);
-            if (!events) spdlog::error("event=dropin_events_failed error=\"{}\"", events.error);
+            if (!events) logging::error("event=dropin_events_failed error=\"{}\"", events.error);
             ok = events && write_file(env.events, *events) && ok;
         }
         ok = write_file(env.metrics, finished.metrics + "\n") && ok;
-        spdlog::info("event=dropin_match_over id={} artifacts={} linger_ms={}", id, ok ? "written" : "failed", env.linger.count());
+        logging::info("event=dropin_match_over id={} artifacts={} linger_ms={}", id, ok ? "written" : "failed", env.linger.count());
         // The runner reads the files while HTTP still answers, then the process leaves on its own.
         std::thread([linger = env.linger] {
             std::this_thread::sleep_for(linger);

@@ -1,7 +1,5 @@
 #include "server/hns/game.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include "server/hns/dropin_mode.hpp"
 #include "server/hns/hub/hub.hpp"
 #include "server/hns/leagues/league_hub.hpp"
@@ -12,6 +10,7 @@
 #include "server/hns/web/sockets.hpp"
 #include "store/hns_archive.hpp"
 #include "store/pg/pg_connection.hpp"
+#include "util/log.hpp"
 
 namespace hschool::server::hns {
 
@@ -34,7 +33,7 @@ Expected<std::unique_ptr<store::HnsArchive>> open_archive(const GameOptions& opt
     // Archives kept in the schools' file before move over once.
     auto opened = store::HnsArchive::open(folder / kArchiveFileName, folder, options.data_path);
     if (!opened) return R::fail("cannot open the match archive: " + opened.error().message);
-    if ((*opened)->imported()) spdlog::info("event=hns_archive_imported rows={} from=\"{}\"", (*opened)->imported(), options.data_path.string());
+    if ((*opened)->imported()) logging::info("event=hns_archive_imported rows={} from=\"{}\"", (*opened)->imported(), options.data_path.string());
     return R::ok(std::move(*opened));
 }
 
@@ -73,8 +72,8 @@ Expected<std::unique_ptr<HnsGame>> HnsGame::open(GameOptions options, HnsMetrics
     leagues.access = hub.access;
     // Prompt seats' model (issue 21): read once; the log and /health name the transport, never a key.
     const LlmSettings& llm = process_llm_settings();
-    if (!llm.warning.empty()) spdlog::warn("event=hns_llm_credentials problem=\"{}\"", llm.warning);
-    spdlog::info("event=hns_llm transport={} detail=\"{}\"", llm_transport_text(llm.transport), describe_llm(llm, ""));
+    if (!llm.warning.empty()) logging::warn("event=hns_llm_credentials problem=\"{}\"", llm.warning);
+    logging::info("event=hns_llm transport={} detail=\"{}\"", llm_transport_text(llm.transport), describe_llm(llm, ""));
     leagues.llm = llm;
     return R::ok(std::unique_ptr<HnsGame>(new HnsGame(std::move(options), std::move(archive), metrics)));
 }

@@ -1,7 +1,5 @@
 #include "server/schools/school_follower.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include "net/thread_role.hpp"
 #include "server/schools/schools_service.hpp"
 #include "server/schools/store_health.hpp"

@@ -1,8 +1,6 @@
 #include "server/schools/limits.hpp"
 #include "server/schools/schools_routes.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include <boost/json.hpp>
 #include <random>
 #include <set>
@@ -15,6 +13,7 @@
 #include "sim/calendar/iso8601.hpp"
 #include "store/school_store.hpp"
 #include "store/store_worker.hpp"
+#include "util/log.hpp"
 
 namespace hschool::server {
 
@@ -179,7 +178,7 @@ void add_schools_routes(net::HttpRouter& router, OnSchoolsThread on_loop, const 
             school.mod_ids = saved->mod_ids;
             school.clock = sim::make_school_clock(saved->start_date_ms);
             school.owner_hash = saved->owner_hash;
-            spdlog::info("event=school_created id={} mods={}", school.id, school.mod_ids.size());
+            logging::info("event=school_created id={} mods={}", school.id, school.mod_ids.size());
             // Creates and deletes run in order on this one thread and post their loop tasks in that
             // order, so a create racing a delete of the same id cannot leave a school in memory only.
             on_loop([respond, school = std::move(school), owner_token](SchoolsService& service) mutable {
@@ -193,7 +192,7 @@ void add_schools_routes(net::HttpRouter& router, OnSchoolsThread on_loop, const 
         };
         const auto queued = worker.submit({std::move(save), [respond] { respond(shutting_down()); }});
         if (queued != store::StoreWorker::Submitted::Queued) return respond(refused(queued));
-        spdlog::info("event=school_create_queued");  // from here the store thread owes it an answer
+        logging::info("event=school_create_queued");  // from here the store thread owes it an answer
     });
 
     router.add("DELETE", "/api/schools/{id}", [on_loop, &store, &worker, &store_health, access](const net::HttpRequest& request, const net::PathParams& params, net::Respond respond) {
@@ -216,7 +215,7 @@ void add_schools_routes(net::HttpRouter& router, OnSchoolsThread on_loop, const 
             if (!removed) return respond(write_failed(store_health, "delete", removed.error(), "the school was not deleted"));
             store_health.record("delete", std::nullopt);
             if (!*removed) return respond(net::problem(404, "not-found", "Not found", "no school with id " + std::to_string(id)));
-            spdlog::info("event=school_deleted id={}", id);
+            logging::info("event=school_deleted id={}", id);
             on_loop([respond, id](SchoolsService& service) {
                 service.remove(id);
                 respond(net::HttpResponse{204, "", "", {}});
@@ -243,11 +242,11 @@ SchoolState school_from_record(const store::SchoolRecord& row, const content::Co
             school.map = std::move(map).value();
             school.packs = std::move(shared_packs);
         } else {
-            spdlog::warn("event=school_map_unreadable id={} detail=\"{}\"", row.id, map.error().detail);
+            logging::warn("event=school_map_unreadable id={} detail=\"{}\"", row.id, map.error().detail);
         }
     } else {
         // The school keeps running; its map shows empty until its packs load again.
-        spdlog::warn("event=school_packs_unavailable id={} detail=\"{}\"", row.id, packs.error().detail);
+        logging::warn("event=school_packs_unavailable id={} detail=\"{}\"", row.id, packs.error().detail);
     }
     return school;
 }

@@ -2,8 +2,6 @@
 #include "server/schools/schools_service.hpp"
 #include "server/schools/schools_session.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include "content/lang.hpp"
 #include "store/school_store.hpp"
 

@@ -1,7 +1,5 @@
 #include "server/schools/store_health.hpp"
-
-#include <spdlog/spdlog.h>
-
+#include "util/log.hpp"
 
 namespace hschool::server {
 
@@ -13,7 +11,7 @@ bool StoreHealth::record(std::string_view operation, const std::optional<store::
         const bool announce = streak_logged_;
         streak_logged_ = false;
         // A streak nobody was told about ends quietly; one that was logged gets its end logged once.
-        if (announce) spdlog::info("event=store_recovered operation=\"{}\"", operation);
+        if (announce) logging::info("event=store_recovered operation=\"{}\"", operation);
         return announce;
     }
     metrics_.store_error();
@@ -21,7 +19,7 @@ bool StoreHealth::record(std::string_view operation, const std::optional<store::
     ++unlogged_failures_;
     const bool due = !last_log_ || now - *last_log_ >= kStoreErrorLogInterval;
     if (!due) return false;
-    spdlog::error("event=store_write_failed operation=\"{}\" kind={} error=\"{}\" failures_since_last_line={}", operation,
+    logging::error("event=store_write_failed operation=\"{}\" kind={} error=\"{}\" failures_since_last_line={}", operation,
                   store::describe(error->kind), error->message, unlogged_failures_);
     last_log_ = now;
     unlogged_failures_ = 0;

@@ -1,9 +1,8 @@
 #include "server/hns/hub/match_archive.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include "server/hns/hub/hub_options.hpp"
 #include "store/hns_archive.hpp"
+#include "util/log.hpp"
 
 namespace hschool::server::hns {
 
@@ -40,7 +39,7 @@ void MatchArchive::save(const std::string& id, const FinishedMatch& finished) {
     row.summary_json = match_view_json(finished.view, false);
     row.owner_hash = finished.owner_hash;
     if (auto saved = archive_->save(row, finished.replay); !saved)
-        spdlog::error("event=hns_archive_failed id={} error=\"{}\"", id, saved.error().message);
+        logging::error("event=hns_archive_failed id={} error=\"{}\"", id, saved.error().message);
 }
 
 void MatchArchive::keep_bounded() {

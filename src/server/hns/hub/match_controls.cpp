@@ -1,8 +1,7 @@
 #include "server/hns/hub/match_controls.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include "server/hns/contract/permission.hpp"
+#include "util/log.hpp"
 
 namespace hschool::server::hns {
 
@@ -53,7 +52,7 @@ std::optional<HubError> MatchControls::remove(const std::string& id, std::string
     if (!match) return archive_.remove(id, options_.access, credential);
     // Sockets get 1001 and nothing is archived; the supervisor joins the thread, not this one.
     match->request_stop();
-    spdlog::info("event=hns_match_deleted id={}", id);
+    logging::info("event=hns_match_deleted id={}", id);
     supervisor_.retire(std::move(match));
     return std::nullopt;
 }

@@ -1,9 +1,8 @@
 #include "server/hns/hub/match_maker.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include "server/hns/contract/limits.hpp"
 #include "sim/hns/room_files.hpp"
+#include "util/log.hpp"
 #include "util/wall_clock.hpp"
 
 namespace hschool::server::hns {
@@ -49,7 +48,7 @@ Expected<std::shared_ptr<LiveMatch>> MatchMaker::launch(const std::string& varia
     std::shared_ptr<LiveMatch> match = *opened;
     if (!registry_.add(match)) return Expected<std::shared_ptr<LiveMatch>>::fail("the server is stopping");
     match->start(launcher_);
-    spdlog::info("event=hns_match_started id={} variant={} default={} bots={}", match->id(), variant, is_default, bots);
+    logging::info("event=hns_match_started id={} variant={} default={} bots={}", match->id(), variant, is_default, bots);
     return opened;
 }
 
@@ -73,7 +72,7 @@ void MatchMaker::renew_default() {
     auto* config = std::get_if<sh::GameConfig>(&built);
     if (!config) return;
     if (auto launched = launch(options_.default_variant, std::move(*config), 0, true, "", ""); !launched)
-        spdlog::error("event=hns_default_match_failed error=\"{}\"", launched.error);
+        logging::error("event=hns_default_match_failed error=\"{}\"", launched.error);
 }
 
 std::optional<HubError> MatchMaker::over_address_budget(const std::string& address) const {

@@ -1,11 +1,10 @@
 #include "server/hns/hub/match_registry.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include <algorithm>
 #include <random>
 
 #include "store/hns_archive.hpp"
+#include "util/log.hpp"
 
 namespace hschool::server::hns {
 
@@ -39,7 +38,7 @@ std::string MatchRegistry::new_match_id() {
     if (!claimed) {
         // The database is out of reach: a local number with a random tag cannot collide with the
         // fleet's (saving it waits for the database anyway).
-        spdlog::warn("event=hns_match_id_local error=\"{}\"", claimed.error().message);
+        logging::warn("event=hns_match_id_local error=\"{}\"", claimed.error().message);
         return "m" + std::to_string(next_id_++) + "-" + random_tag();
     }
     return "m" + std::to_string(next_id_++);

@@ -1,8 +1,7 @@
 #include "server/hns/hub/match_supervisor.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include "net/thread_role.hpp"
+#include "util/log.hpp"
 #include "util/stop_thread.hpp"
 
 namespace hschool::server::hns {
@@ -33,7 +32,7 @@ void MatchSupervisor::retire(std::shared_ptr<LiveMatch> match) {
 
 void MatchSupervisor::on_match_finished(const std::string& id, FinishedMatch finished) {
     archive_.save(id, finished);
-    spdlog::info("event=hns_match_finished id={} tick={} reason={}", id, finished.view.tick, finished.view.end_reason);
+    logging::info("event=hns_match_finished id={} tick={} reason={}", id, finished.view.tick, finished.view.end_reason);
     if (finished_hook_) finished_hook_(id, finished);
     {
         std::lock_guard lock(mutex_);
@@ -43,7 +42,7 @@ void MatchSupervisor::on_match_finished(const std::string& id, FinishedMatch fin
 }
 
 void MatchSupervisor::on_player_failure(const std::string& id, int slot, const std::string& message) {
-    spdlog::info("event=hns_lobby_timeout id={} missing_slot={}", id, slot);
+    logging::info("event=hns_lobby_timeout id={} missing_slot={}", id, slot);
     if (failure_hook_ && id == registry_.default_id()) failure_hook_(slot, message);
 }
 

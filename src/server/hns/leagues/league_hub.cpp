@@ -6,7 +6,6 @@
 #include "server/hns/leagues/league_hub.hpp"
 
 #include <sched.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <atomic>
@@ -20,6 +19,7 @@
 #include "server/hns/leagues/league_table.hpp"
 #include "sim/hns/game_version.hpp"
 #include "store/hns_archive.hpp"
+#include "util/log.hpp"
 #include "util/wall_clock.hpp"
 
 namespace hschool::server::hns {
@@ -62,7 +62,6 @@ struct LeagueHub::Job {
     std::shared_ptr<League> league;
     league::ScheduledMatch match;
 };
-
 
 namespace {
 
@@ -166,7 +165,7 @@ std::variant<LeagueSummary, HubError> LeagueHub::create(LeagueRequest request, s
     league->created_at_ms = util::unix_ms();
     leagues_[league->number] = league;
     metrics_.leagues_running(1);
-    spdlog::info("event=hns_league_started id={} entrants={} planned={} variant={} seed={}", league->id, league->entrants.size(),
+    logging::info("event=hns_league_started id={} entrants={} planned={} variant={} seed={}", league->id, league->entrants.size(),
                  league->schedule.matches.size(), league->variant, league->seed);
     wake_.notify_all();
     return summary_locked(*league);
@@ -218,10 +217,10 @@ std::optional<HubError> LeagueHub::remove(const std::string& id, std::string_vie
         return permission_error(may, "league " + id);
     if (league->state == league::LeagueState::Running) {
         end_locked(*league, league::LeagueState::Stopped, "");
-        spdlog::info("event=hns_league_stopped id={} played={}", id, league->results.size());
+        logging::info("event=hns_league_stopped id={} played={}", id, league->results.size());
     } else {
         forget_locked(league);
-        spdlog::info("event=hns_league_forgotten id={}", id);
+        logging::info("event=hns_league_forgotten id={}", id);
     }
     return std::nullopt;
 }
@@ -256,7 +255,7 @@ void LeagueHub::keep_bounded_locked() {
             if (!oldest || l->ended_at_ms < oldest->ended_at_ms) oldest = l;
         }
         if (ended <= options_.max_kept || !oldest) return;
-        spdlog::info("event=hns_league_forgotten id={} reason=kept_limit", oldest->id);
+        logging::info("event=hns_league_forgotten id={} reason=kept_limit", oldest->id);
         forget_locked(oldest);
     }
 }
@@ -337,7 +336,7 @@ void LeagueHub::play(std::unique_lock<std::mutex>& lock, Job job) {
     }
     if (!played.outcome) {
         --league.in_flight;
-        spdlog::error("event=hns_league_failed id={} error=\"{}\"", league.id, played.outcome.error);
+        logging::error("event=hns_league_failed id={} error=\"{}\"", league.id, played.outcome.error);
         end_locked(league, league::LeagueState::Stopped, played.outcome.error);
         return;
     }
@@ -354,7 +353,7 @@ void LeagueHub::play(std::unique_lock<std::mutex>& lock, Job job) {
     lock.lock();
     --league.in_flight;
     if (!save_error.empty()) {
-        spdlog::error("event=hns_league_archive_failed id={} match={} error=\"{}\"", league.id, id, save_error);
+        logging::error("event=hns_league_archive_failed id={} match={} error=\"{}\"", league.id, id, save_error);
         end_locked(league, league::LeagueState::Stopped, "archive: " + save_error);
         return;
     }
@@ -379,7 +378,7 @@ void LeagueHub::play(std::unique_lock<std::mutex>& lock, Job job) {
     metrics_.league_match_played();
     if (league.forgotten) purges_.push_back(id);  // forgotten while it was being archived
     if (league.state == league::LeagueState::Running && league.next >= league.schedule.matches.size() && league.in_flight == 0) {
-        spdlog::info("event=hns_league_finished id={} played={}", league.id, league.results.size());
+        logging::info("event=hns_league_finished id={} played={}", league.id, league.results.size());
         end_locked(league, league::LeagueState::Finished, "");
     }
     wake_.notify_all();
@@ -392,7 +391,7 @@ void LeagueHub::purge(std::unique_lock<std::mutex>& lock) {
     for (const auto& id : ids) {
         if (!archive_) break;
         if (auto removed = archive_->remove(id); !removed)
-            spdlog::error("event=hns_league_purge_failed match={} error=\"{}\"", id, removed.error().message);
+            logging::error("event=hns_league_purge_failed match={} error=\"{}\"", id, removed.error().message);
     }
     lock.lock();
 }
@@ -403,7 +402,7 @@ void LeagueHub::work() {
         // Before the thread takes its name, so that one seen by its name already has its policy.
         const sched_param param{};
         if (sched_setscheduler(0, SCHED_IDLE, &param) != 0)
-            spdlog::warn("event=thread_priority_unchanged thread=hns-league policy=idle error=\"{}\"", std::strerror(errno));
+            logging::warn("event=thread_priority_unchanged thread=hns-league policy=idle error=\"{}\"", std::strerror(errno));
     }
     net::take_thread_role("hns-league", kLeagueNice);
     std::unique_lock lock(mutex_);

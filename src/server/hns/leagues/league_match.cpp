@@ -1,9 +1,8 @@
 #include "server/hns/leagues/league_match.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include "server/hns/contract/match_view.hpp"
 #include "store/hns_archive.hpp"
+#include "util/log.hpp"
 #include "util/wall_clock.hpp"
 
 namespace hschool::server::hns {
@@ -38,7 +37,7 @@ Expected<Done> archive_league_match(store::HnsArchive& archive, const std::strin
     row.kind = store::kArchiveKindLeague;
     if (auto saved = archive.save(row, outcome.played.replay); !saved) return Expected<Done>::fail(saved.error().message);
     if (auto trimmed = archive.trim(store::kArchiveKindLeague, max_archived); !trimmed)
-        spdlog::error("event=hns_league_trim_failed error=\"{}\"", trimmed.error().message);
+        logging::error("event=hns_league_trim_failed error=\"{}\"", trimmed.error().message);
     return Expected<Done>::ok({});
 }
 

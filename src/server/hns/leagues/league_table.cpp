@@ -1,12 +1,11 @@
 #include "server/hns/leagues/league_table.hpp"
 
-#include <spdlog/spdlog.h>
-
 #include <boost/json.hpp>
 
 #include "league/table_json.hpp"
 #include "server/hns/contract/decisions.hpp"
 #include "server/hns/leagues/league_request.hpp"
+#include "util/log.hpp"
 
 namespace hschool::server::hns {
 
@@ -15,7 +14,7 @@ namespace json = boost::json;
 std::shared_ptr<const std::string> fit_league_table(const std::string& league_id, LeagueTableInput input) {
     auto fitted = league::build_table(input.entrants, std::move(input.results), input.info);
     if (!fitted) {
-        spdlog::error("event=hns_league_table_failed id={} error=\"{}\"", league_id, fitted.error());
+        logging::error("event=hns_league_table_failed id={} error=\"{}\"", league_id, fitted.error());
         return nullptr;
     }
     league::LeagueTable table = std::move(*fitted);
