@@ -14,6 +14,7 @@
 #include "net/http_router.hpp"
 #include "net/network_thread.hpp"
 #include "net/origin_policy.hpp"
+#include "net/ws_handshake.hpp"
 #include "net/ws_session.hpp"
 #include "util/log.hpp"
 
@@ -26,6 +27,21 @@ namespace websocket = beast::websocket;
 namespace {
 
 inline constexpr std::size_t kHttpDrainChunkBytes = 8 * 1024;
+
+WsHandshakeRequest handshake_request_of(const http::request<http::string_body>& request) {
+    WsHandshakeRequest handshake;
+    handshake.http_version = request.version();
+    handshake.has_host = request.count(http::field::host) > 0;
+    if (const auto key = request.find(http::field::sec_websocket_key); key != request.end()) {
+        handshake.has_key = true;
+        handshake.key = key->value();
+    }
+    if (const auto version = request.find(http::field::sec_websocket_version); version != request.end()) {
+        handshake.has_version = true;
+        handshake.version = version->value();
+    }
+    return handshake;
+}
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
 public:
@@ -111,6 +127,8 @@ private:
     // The endpoint of the path decides, in this order: its own check (a malformed credential),
     // then the origin and the connection caps, then whether it takes the connection.
     void upgrade(http::request<http::string_body> request) {
+        auto handshake = ws_handshake_accept(handshake_request_of(request));
+        if (auto* refused = std::get_if<HttpResponse>(&handshake)) return send_and_close(std::move(*refused));
         const std::string_view target = request.target();
         const auto question = target.find('?');
         const WsEndpoint* endpoint = shared_.endpoints.find(target.substr(0, question));
@@ -139,7 +157,7 @@ private:
         if (auto* refused = std::get_if<HttpResponse>(&accepted)) return send_and_close(std::move(*refused));
         stream_.expires_never();
         http_slot_.release();  // a WebSocket counts against its own caps
-        start_ws_session(stream_.release_socket(), std::move(request), shared_, thread_, std::move(slot), *endpoint,
+        start_ws_session(stream_.release_socket(), std::get<std::string>(std::move(handshake)), shared_, thread_, std::move(slot), *endpoint,
                          std::get<std::shared_ptr<WsHandler>>(std::move(accepted)));
     }
 
@@ -172,10 +190,7 @@ private:
         message->prepare_payload();
         if (head_) message->body().clear();  // HEAD keeps GET's Content-Length, sends no body
         stream_.expires_after(kHttpRequestTimeout);
-        const bool close_after = !keep_alive_;
-        http::async_write(stream_, *message, [self = shared_from_this(), message, close_after](beast::error_code ec, std::size_t) {
-            self->on_answered(ec, close_after);
-        });
+        write_answer(std::move(message));
     }
 
     // A file body, read by Beast in chunks as the socket takes them.
@@ -195,15 +210,20 @@ private:
         message->keep_alive(keep_alive_);
         message->prepare_payload();
         stream_.expires_after(kHttpFileWriteTimeout);
-        const bool close_after = !keep_alive_;
-        if (head_) {  // HEAD: the file's Content-Length, no body
-            auto headers_only = std::make_shared<http::response<http::empty_body>>();
+        if (head_) {  // HEAD: the file's Content-Length, no body (an empty string body, as for other answers)
+            auto headers_only = std::make_shared<http::response<http::string_body>>();
             headers_only->base() = message->base();
-            return http::async_write(stream_, *headers_only, [self = shared_from_this(), headers_only, close_after](beast::error_code ec, std::size_t) {
-                self->on_answered(ec, close_after);
-            });
+            return write_answer(std::move(headers_only));
         }
-        http::async_write(stream_, *message, [self = shared_from_this(), message, close_after](beast::error_code ec, std::size_t) {
+        write_answer(std::move(message));
+    }
+
+    // Each body type here instantiates all of Beast's write machinery: two (string, file) are all we use.
+    template <class Body>
+    void write_answer(std::shared_ptr<http::response<Body>> message) {
+        const bool close_after = !keep_alive_;
+        auto& written = *message;
+        http::async_write(stream_, written, [self = shared_from_this(), message = std::move(message), close_after](beast::error_code ec, std::size_t) {
             self->on_answered(ec, close_after);
         });
     }

@@ -2,19 +2,20 @@
 // WsConnection a game holds for it.
 #include "net/ws_session.hpp"
 
+#include <boost/asio/write.hpp>
 #include <boost/beast/core/error.hpp>
-#include <boost/beast/websocket.hpp>
 
 #include <algorithm>
 #include <atomic>
 
 #include "net/close_codes.hpp"
+#include "net/ws_handshake.hpp"
 #include "util/log.hpp"
 
 namespace hschool::net {
 
+namespace asio = boost::asio;
 namespace beast = boost::beast;
-namespace websocket = beast::websocket;
 
 namespace {
 
@@ -102,19 +103,19 @@ WsSession::WsSession(tcp::socket&& socket, NetworkShared& shared, NetworkThread&
       window_(shared.config.max_delivery_lag),
       slot_(std::move(slot)) {}
 
-void WsSession::run(beast::http::request<beast::http::string_body> request) {
-    auto handshake = std::make_shared<websocket::stream<tcp::socket>>(std::move(socket_.asio()));
-    websocket::stream_base::timeout timeouts{};
-    timeouts.handshake_timeout = kHandshakeTimeout;
-    timeouts.idle_timeout = websocket::stream_base::none();
-    timeouts.keep_alive_pings = false;
-    handshake->set_option(timeouts);
-    handshake->async_accept(request, [self = shared_from_this(), handshake](beast::error_code ec) {
+void WsSession::run(std::string accept_key) {
+    // The answer must be written within the handshake's time; on_upgraded re-arms this timer.
+    liveness_timer_.expires_after(kHandshakeTimeout);
+    liveness_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+        if (!ec && self->state_ == State::Upgrading) self->finish("handshake timed out");
+    });
+    auto answer = std::make_shared<const std::string>(ws_switching_protocols(accept_key));
+    const asio::const_buffer bytes = asio::buffer(*answer);
+    asio::async_write(socket_.asio(), bytes, [self = shared_from_this(), answer](beast::error_code ec, std::size_t) {
         if (ec) {
             logging::debug("event=ws_accept_failed error=\"{}\"", ec.message());
             return self->finish("handshake failed");
         }
-        self->socket_.asio() = std::move(handshake->next_layer());
         self->on_upgraded();
     });
 }
@@ -150,7 +151,7 @@ void WsSession::on_upgraded() {
     }
     handler_->on_open(std::make_shared<SessionConnection>(weak, id_, outbox_, thread_.index));
     if (state_ == State::Finished) return;
-    // Beast may have seen bytes arrive during the handshake: read once now, then wait.
+    // The client may have sent frames right after its request: read once now, then wait.
     on_readable({});
 }
 
@@ -249,11 +250,10 @@ void WsSession::close_socket() {
     if (socket_.close(thread_.reads)) shared_.metrics.polled_socket(false);
 }
 
-void start_ws_session(tcp::socket&& socket, beast::http::request<beast::http::string_body> request, NetworkShared& shared,
-                      NetworkThread& thread, ConnectionLimiter::Slot slot, const WsEndpoint& endpoint,
-                      std::shared_ptr<WsHandler> handler) {
+void start_ws_session(tcp::socket&& socket, std::string accept_key, NetworkShared& shared, NetworkThread& thread,
+                      ConnectionLimiter::Slot slot, const WsEndpoint& endpoint, std::shared_ptr<WsHandler> handler) {
     std::make_shared<WsSession>(std::move(socket), shared, thread, std::move(slot), endpoint, std::move(handler))
-        ->run(std::move(request));
+        ->run(std::move(accept_key));
 }
 
 void finish_ws_sessions(NetworkThread& thread, const char* why) {

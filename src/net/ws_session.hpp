@@ -7,13 +7,12 @@
 //   ws_session_read.cpp   reading, the inbound budget, frames handed to the game's handler;
 //   ws_session_write.cpp  writing batches, the delivery window, the stall rule, the write scheduler.
 #include <boost/asio/steady_timer.hpp>
-#include <boost/beast/http/message.hpp>
-#include <boost/beast/http/string_body.hpp>
 
 #include <array>
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "net/delivery_window.hpp"
@@ -30,7 +29,7 @@ public:
     using error_code = boost::system::error_code;
 
     enum class State : std::uint8_t {
-        Upgrading,  // Beast is answering the upgrade
+        Upgrading,  // the 101 answer is being written
         Greeting,   // registered; the handler must accept a greeting (speak) within the endpoint's time
         Open,       // speaking its protocol: messages go to the handler, pings keep it alive
         Closing,    // a Close is on its way: nothing more is acted on, reads drain
@@ -40,7 +39,8 @@ public:
     WsSession(tcp::socket&& socket, NetworkShared& shared, NetworkThread& thread, ConnectionLimiter::Slot slot,
               const WsEndpoint& endpoint, std::shared_ptr<WsHandler> handler);
 
-    void run(boost::beast::http::request<boost::beast::http::string_body> request);
+    // Writes the 101 answer (its Sec-WebSocket-Accept value given), then the session is open.
+    void run(std::string accept_key);
     // Called by the write scheduler on this session's thread.
     void flush();
     // The one way a session ends: tells the handler, leaves the registry and the gauge, frees the cap slot.
@@ -127,10 +127,10 @@ private:
     bool peer_closed_ = false;
 };
 
-// Beast answers the upgrade; the session then reads and writes the frames itself. The slot is the
-// connection-cap place the upgrade took; it is given back when the session ends.
-void start_ws_session(tcp::socket&& socket, boost::beast::http::request<boost::beast::http::string_body> request,
-                      NetworkShared& shared, NetworkThread& thread, ConnectionLimiter::Slot slot, const WsEndpoint& endpoint,
-                      std::shared_ptr<WsHandler> handler);
+// The session answers the upgrade (ws_handshake checked it and made the accept key), then reads and
+// writes the frames itself. The slot is the connection-cap place the upgrade took; it is given back
+// when the session ends.
+void start_ws_session(tcp::socket&& socket, std::string accept_key, NetworkShared& shared, NetworkThread& thread,
+                      ConnectionLimiter::Slot slot, const WsEndpoint& endpoint, std::shared_ptr<WsHandler> handler);
 
 }  // namespace hschool::net

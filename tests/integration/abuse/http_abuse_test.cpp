@@ -1,6 +1,6 @@
 // HTTP details an abusive or merely unlucky client runs into: error answers arrive whole even
-// while the client keeps sending, HEAD does not leak into the next response, and WebSocket
-// upgrades check Origin.
+// while the client keeps sending, HEAD does not leak into the next response, malformed WebSocket
+// upgrades are refused, and upgrades check Origin.
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -119,6 +119,36 @@ TEST_F(HttpAbuse, A431ForHugeHeadersArrivesWholeWhileTheClientKeepsSending) {
 TEST_F(HttpAbuse, A400ForAMalformedRequestArrivesWholeWhileTheClientKeepsSending) {
     const std::string request = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nno colon in this line\r\n" + filler_headers(kHugeHeaderBytes);
     expect_whole_answer_then_clean_close(send_while_reading(server.port(), request), 400);
+}
+
+// ---- the WebSocket handshake (net/ws_handshake): what Beast's accept refused, refused over a socket ----
+
+// The server's answer to an upgrade of /ws/game carrying these further header lines (each with its CRLF).
+HttpReply upgrade_reply(std::uint16_t port, const std::string& header_lines) {
+    Socket socket = Socket::connect(port);
+    if (!socket.valid()) return {};
+    if (!socket.send_all("GET /ws/game HTTP/1.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" + header_lines + "\r\n")) return {};
+    std::string buffer;
+    return read_http_reply(socket, buffer, false);
+}
+
+TEST_F(HttpAbuse, UpgradesWithoutHostOrKeyOrWithAnOversizedKeyGet400AndOtherVersions426) {
+    const std::string host = "Host: 127.0.0.1\r\n";
+    const std::string key = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+    const std::string v13 = "Sec-WebSocket-Version: 13\r\n";
+    EXPECT_TRUE(is_problem(upgrade_reply(server.port(), key + v13), 400)) << "no Host";
+    EXPECT_TRUE(is_problem(upgrade_reply(server.port(), host + v13), 400)) << "no key";
+    EXPECT_TRUE(is_problem(upgrade_reply(server.port(), host + "Sec-WebSocket-Key: " + std::string(25, 'A') + "\r\n" + v13), 400))
+        << "a key longer than a 16-byte nonce in base64";
+    for (const std::string version : {"Sec-WebSocket-Version: 8\r\n", ""}) {
+        const HttpReply reply = upgrade_reply(server.port(), host + key + version);
+        EXPECT_TRUE(is_problem(reply, 426)) << version;
+        EXPECT_EQ(reply.header("sec-websocket-version"), "13") << version;
+    }
+    // A good request with another key is upgraded, with that key's answer.
+    const HttpReply upgraded = upgrade_reply(server.port(), host + "Sec-WebSocket-Key: x3JJHMbDL1EzLkh9GBhXDw==\r\n" + v13);
+    EXPECT_EQ(upgraded.status, 101U);
+    EXPECT_EQ(upgraded.header("sec-websocket-accept"), "HSmrc0sMlYUkAGmm5OPpG2HaGWk=");
 }
 
 // ---- HEAD then GET on one keep-alive connection ----

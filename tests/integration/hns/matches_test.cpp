@@ -113,6 +113,11 @@ TEST_F(HnsMatches, AFinishedMatchHasResultsAndAReplayThatVerifies) {
     EXPECT_EQ(results.at("huntTicksPlayed").as_array()[1].as_int64(), 271);
 
     const std::string replay = download_replay(server->port(), id);
+    // HEAD of the streamed file: GET's Content-Length, no body (nothing left to spill into a next answer).
+    const auto head = http_request(server->port(), "HEAD", "/api/hns/matches/" + id + "/replay");
+    EXPECT_EQ(head.status, 200U);
+    EXPECT_EQ(head.headers.count("content-length") ? head.headers.at("content-length") : "", std::to_string(replay.size()));
+    EXPECT_TRUE(head.body.empty());
     // A new match plays GameVersion 2 and says so in its header.
     const std::string header("COWLDHNS\x01\x00\x0D\x00hide-and-seek\x01\x00\x32", 8 + 2 + 2 + 13 + 3);
     ASSERT_GE(replay.size(), header.size());
