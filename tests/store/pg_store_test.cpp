@@ -37,6 +37,14 @@ TEST(PgUrl, RedactionHidesThePasswordWhereverItIs) {
     EXPECT_EQ(pg::redacted_url("postgres://app:p%40ss@10.0.0.1/h?sslmode=require"), "postgres://app:***@10.0.0.1/h?sslmode=require");
     EXPECT_EQ(pg::redacted_url("postgresql://h/db?user=a&password=s3cret&x=1"), "postgresql://h/db?user=a&password=***&x=1");
     EXPECT_EQ(pg::redacted_url("postgresql://app@h/db"), "postgresql://app@h/db");
+    EXPECT_EQ(pg::redacted_url("postgresql://:pw@h/db"), "postgresql://:***@h/db");
+    EXPECT_EQ(pg::redacted_url("postgresql://h/db?PassWord=a&password=b#password=c"), "postgresql://h/db?PassWord=***&password=***#password=c");
+    EXPECT_EQ(pg::redacted_url("postgresql://h/db?password="), "postgresql://h/db?password=***");
+    EXPECT_EQ(pg::redacted_url("postgresql://h/db?xpassword=a"), "postgresql://h/db?xpassword=a");
+    EXPECT_EQ(pg::redacted_url("Postgresql://app:pw@h/db"), "Postgresql://app:pw@h/db");  // not a scheme we read
+    EXPECT_EQ(pg::redacted_url("postgresql://app:pw/h@x"), "postgresql://app:pw/h@x");    // no @ before the path
+    EXPECT_EQ(pg::redacted_url("://:@"), "://:@");
+    EXPECT_EQ(pg::redacted_url("&password"), "&password");
     EXPECT_TRUE(pg::is_postgres_url("postgresql://h/db"));
     EXPECT_TRUE(pg::is_postgres_url("postgres://h/db"));
     EXPECT_FALSE(pg::is_postgres_url("data/hschool.db"));
