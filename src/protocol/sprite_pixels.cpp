@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 
 namespace hschool::protocol::sprite_v1 {
@@ -18,12 +19,13 @@ Bytes compress_rgba(ByteView rgba) {
         std::fprintf(stderr, "hschool: bug: cannot compress %zu RGBA bytes\n", rgba.size());
         std::abort();
     }
-    Bytes block(snappy::MaxCompressedLength(rgba.size()));
+    // Scratch room for the worst case, not zeroed (a cone is megabytes and Snappy writes only what it
+    // needs); the block kept is exactly the compressed size, as cached blocks live long.
+    const std::unique_ptr<char[]> scratch(new char[snappy::MaxCompressedLength(rgba.size())]);
     std::size_t length = 0;
-    snappy::RawCompress(chars(rgba), rgba.size(), reinterpret_cast<char*>(block.data()), &length);
-    block.resize(length);
-    block.shrink_to_fit();  // MaxCompressedLength is far above the real size; cached blocks live long
-    return block;
+    snappy::RawCompress(chars(rgba), rgba.size(), scratch.get(), &length);
+    const auto* block = reinterpret_cast<const std::uint8_t*>(scratch.get());
+    return Bytes(block, block + length);
 }
 
 Result<Bytes> decompress_rgba(ByteView block, std::uint16_t width, std::uint16_t height) {
