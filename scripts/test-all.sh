@@ -10,9 +10,10 @@
 # reaches the sanitizer tests and the tree is not built yet, the background build is stopped and
 # finished in the foreground at normal priority (ninja keeps what it compiled), and the fuzzers
 # start behind it (issue 38: under load `make test` otherwise waited for a build that never ran).
-# Likewise fuzzers still short of their CPU when the sanitizer tests end go on in the foreground. Background stages print their start and end as they happen; the rest of their output
-# goes to build/logs/ and is printed (all of it on failure) when they end. Every stage
-# runs even when another failed; the exit status says whether all passed (issue 22).
+# Likewise fuzzers still short of their CPU when the sanitizer tests end go on in the foreground.
+# Background stages print their start and end as they happen; the rest of their output goes to
+# build/logs/ and is printed (all of it on failure) when they end. Every stage runs even when
+# another failed; the exit status says whether all passed (issue 22).
 # Usage: scripts/test-all.sh   (JOBS, TEST_JOBS, FUZZ_SECONDS pass through to make)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,11 +50,9 @@ ensure_asan_tree() {
   [ -e "$asan_built" ] && return 0
   if kill -0 "$background_pid" 2>/dev/null; then
     echo "make test: the sanitizer tree is not built yet; finishing it in the foreground"
-    stop_background
-    wait "$background_pid" 2>/dev/null
   fi
+  stop_background_and_wait
   [ -e "$asan_built" ] && return 0  # built while it was being stopped
-  background_pid=""
   run_make build-asan || return 1
   touch "$asan_built"
   start_background "make --no-print-directory run-fuzzers"
@@ -73,6 +72,12 @@ finish_background() {
 }
 kill_tree() { local child; for child in $(pgrep -P "$1"); do kill_tree "$child"; done; kill -TERM "$1" 2>/dev/null; }
 stop_background() { [ -z "$background_pid" ] || kill_tree "$background_pid"; true; }
+# Stops the background chain, waits until it has gone, and forgets it.
+stop_background_and_wait() {
+  stop_background
+  [ -z "$background_pid" ] || wait "$background_pid" 2>/dev/null
+  background_pid=""
+}
 trap stop_background EXIT INT TERM
 
 run_make test-deps || { echo "make test: installing failed"; exit 1; }
@@ -91,9 +96,7 @@ else
 fi
 if [ -n "$background_pid" ] && kill -0 "$background_pid" 2>/dev/null; then
   echo "make test: the fuzzers have not had their CPU yet; the rest run in the foreground"
-  stop_background
-  wait "$background_pid" 2>/dev/null
-  background_pid=""
+  stop_background_and_wait
   grep -E '^fuzz: .* of wall time' "$background_log"
   run_make run-fuzzers || failed+=(fuzz)
 fi

@@ -13,6 +13,7 @@
 
 #include <boost/json.hpp>
 
+#include "../../support/wait.hpp"
 #include "server/hns/leagues/league_hub.hpp"
 #include "store/hns_archive.hpp"
 
@@ -92,9 +93,9 @@ protected:
         if (auto* e = std::get_if<HubError>(&made)) ADD_FAILURE() << e->status << " " << e->detail;
         return std::holds_alternative<LeagueSummary>(made) ? std::get<LeagueSummary>(made) : LeagueSummary{};
     }
-    // A league of six certification matches took 96 s under the sanitizers on a busy box (its thread
-    // SCHED_IDLE then): the deadline is five times that, and the loop ends as soon as the league does.
-    static constexpr auto kLeagueEndWait = std::chrono::seconds(480);
+    // A league of six certification matches: the suite's wait for each match and one for its table
+    // (0.6 s in all beside two busy loops at nice 10; the loop ends as soon as the league does).
+    static constexpr auto kLeagueEndWait = std::chrono::duration_cast<std::chrono::seconds>(7 * hschool::test::kWait);
     LeagueSummary until_ended(LeagueHub& h, const std::string& id, std::chrono::seconds wait = kLeagueEndWait) {
         for (const auto until = std::chrono::steady_clock::now() + wait; std::chrono::steady_clock::now() < until;) {
             auto s = h.get(id);
