@@ -87,8 +87,11 @@ build-asan: $(ASAN_BUILD)/CMakeCache.txt
 test-asan: build-asan
 	@$(MAKE) --no-print-directory test-asan-only
 
+# A 16 MiB quarantine (256 by default) still keeps recently freed memory poisoned, but lets the
+# allocator reuse pages: with the default every large buffer was fresh pages from the kernel, half
+# of a whole-match render test's time (437 s against 239 s on a busy box, issue 38).
 test-asan-only:
-	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:quarantine_size_mb=16 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  $(STAGE) test-asan scripts/with-postgres.sh ctest --test-dir $(ASAN_BUILD) --output-on-failure --timeout 600 -j$(TEST_JOBS)
 
 build-fuzz: $(ASAN_BUILD)/CMakeCache.txt
