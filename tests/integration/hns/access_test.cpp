@@ -163,9 +163,11 @@ TEST_F(OwnersMode, LiveSpeedKeysCountOnlyWithTheOwnersToken) {
 }
 
 TEST_F(OwnersMode, ArchivedMatchesKeepTheirOwnerAcrossARestart) {
+    // Each match is watched from its start: one left to itself may end, its /global gone, while the
+    // other is played out on a busy machine.
     const auto mine = create_owned(server->port(), R"({"variant":"certification","bots":6})");
-    const auto theirs = create_owned(server->port(), R"({"variant":"certification","bots":6})");
     ASSERT_EQ(play_out_as(server->port(), mine.id, mine.owner_token), 1000);
+    const auto theirs = create_owned(server->port(), R"({"variant":"certification","bots":6})");
     ASSERT_EQ(play_out_as(server->port(), theirs.id, admin), 1000);
     ASSERT_EQ(server->stop(SIGTERM), 0);
     server = std::make_unique<ServerProcess>(args());

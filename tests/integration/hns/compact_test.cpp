@@ -31,8 +31,7 @@ TEST_F(HnsCompact, AWatcherGetsAKeyframeThenFramesMarkedWithTheTicksTheyShow) {
     const std::string id = bot_match();
     ASSERT_FALSE(id.empty());
     auto compact = open_socket(server.port(), "/global?match=" + id + "&stream=compact");
-    auto contract = open_socket(server.port(), "/global?match=" + id);
-    ASSERT_TRUE(compact && contract);
+    ASSERT_TRUE(compact);
     // Read first, checked after: a reader that only reads keeps up by construction, however slowly
     // a busy machine under AddressSanitizer decodes and draws (one that fell behind would rightly
     // be resynced, and the test is about one that does not).
@@ -56,6 +55,10 @@ TEST_F(HnsCompact, AWatcherGetsAKeyframeThenFramesMarkedWithTheTicksTheyShow) {
     EXPECT_GT(last_tick, 0u);
     EXPECT_GE(board.visible().size(), 20u);  // bands, objects, cogs and cones are on the board
     // The same match on /global without the parameter is the contract's Sprite v1, header first.
+    // Opened only now: a socket left unread while the 72 frames above are read (two minutes on a busy
+    // machine under the sanitizers) is rightly closed by the write stall.
+    auto contract = open_socket(server.port(), "/global?match=" + id);
+    ASSERT_TRUE(contract);
     const auto first = next_binary(*contract);
     ASSERT_TRUE(first);
     EXPECT_TRUE(starts_with(*first, kGlobalHeader));
