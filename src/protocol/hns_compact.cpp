@@ -67,7 +67,7 @@ struct MessageId {
     }
 };
 
-bool read_message(ReadStream& s, std::uint8_t type, std::vector<ServerMessage>& out) {
+bool read_message(sprite_v1::detail::ReadStream& s, std::uint8_t type, std::vector<ServerMessage>& out) {
     if (const auto read = read_shared_server_message(s, type, out)) return *read;
     switch (type) {
         case id::kFrame: return read_one<FrameMark>(s, out);
