@@ -2,15 +2,19 @@
 // WebSocket upgrades become sessions once their path's endpoint, the origin and the caps allow.
 
 #include <boost/asio/dispatch.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <boost/beast/http/file_body.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 
+#include <algorithm>
 #include <array>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <optional>
 
+#include "net/http_answer.hpp"
 #include "net/http_router.hpp"
 #include "net/network_thread.hpp"
 #include "net/origin_policy.hpp"
@@ -27,6 +31,7 @@ namespace websocket = beast::websocket;
 namespace {
 
 inline constexpr std::size_t kHttpDrainChunkBytes = 8 * 1024;
+inline constexpr std::uint64_t kHttpFileChunkBytes = 64 * 1024;  // a file answer's read and write step
 
 WsHandshakeRequest handshake_request_of(const http::request<http::string_body>& request) {
     WsHandshakeRequest handshake;
@@ -178,54 +183,58 @@ private:
     void send(HttpResponse response) {
         if (!response.file.empty()) return send_file(std::move(response));
         shared_.metrics.http_request(response.status);
-        auto message = std::make_shared<http::response<http::string_body>>(static_cast<http::status>(response.status), 11);
-        message->set(http::field::server, "hschool");
-        if (!response.content_type.empty()) message->set(http::field::content_type, response.content_type);
-        for (auto& [name, value] : response.headers) message->set(name, value);
-        message->body() = std::move(response.body);
         // A connection does not live for ever: past its lifetime or request count it is closed after this answer.
         if (requests_served_ + 1 >= kHttpMaxRequestsPerConnection || std::chrono::steady_clock::now() - opened_ >= kHttpConnectionLifetime)
             keep_alive_ = false;
-        message->keep_alive(keep_alive_);
-        message->prepare_payload();
-        if (head_) message->body().clear();  // HEAD keeps GET's Content-Length, sends no body
+        answer_.head = answer_head({response.status, response.content_type, &response.headers, response.body.size(), keep_alive_});
+        // HEAD keeps GET's Content-Length and sends no body; nor do 1xx, 204 and 304.
+        answer_.body = head_ || status_has_no_body(response.status) ? std::string() : std::move(response.body);
         stream_.expires_after(kHttpRequestTimeout);
-        write_answer(std::move(message));
+        write_answer();
     }
 
-    // A file body, read by Beast in chunks as the socket takes them.
+    // A file, read in chunks as the socket takes them: a 64 MiB replay is never held whole.
     void send_file(HttpResponse response) {
-        auto message = std::make_shared<http::response<http::file_body>>(static_cast<http::status>(response.status), 11);
-        beast::error_code open_ec;
-        message->body().open(response.file.c_str(), beast::file_mode::scan, open_ec);
-        if (open_ec) {
-            logging::warn("event=file_unreadable path=\"{}\" error=\"{}\"", response.file, open_ec.message());
+        std::error_code size_ec;
+        const std::uint64_t size = std::filesystem::file_size(response.file, size_ec);
+        answer_.file.open(response.file, std::ios::binary);
+        if (size_ec || !answer_.file.is_open()) {
+            answer_ = {};
+            logging::warn("event=file_unreadable path=\"{}\" error=\"{}\"", response.file, size_ec ? size_ec.message() : "cannot open");
             return send(problem(503, "store-unavailable", "Service unavailable", "the file could not be read; try again"));
         }
         shared_.metrics.http_request(response.status);
-        message->set(http::field::server, "hschool");
-        message->set(http::field::content_type, response.content_type);
-        for (auto& [name, value] : response.headers) message->set(name, value);
         if (std::chrono::steady_clock::now() - opened_ >= kHttpConnectionLifetime) keep_alive_ = false;
-        message->keep_alive(keep_alive_);
-        message->prepare_payload();
+        answer_.head = answer_head({response.status, response.content_type, &response.headers, size, keep_alive_});
+        answer_.body.clear();
+        answer_.file_left = head_ ? 0 : size;  // HEAD: the file's Content-Length, no body
         stream_.expires_after(kHttpFileWriteTimeout);
-        if (head_) {  // HEAD: the file's Content-Length, no body (an empty string body, as for other answers)
-            auto headers_only = std::make_shared<http::response<http::string_body>>();
-            headers_only->base() = message->base();
-            return write_answer(std::move(headers_only));
-        }
-        write_answer(std::move(message));
+        write_answer();
     }
 
-    // Each body type here instantiates all of Beast's write machinery: two (string, file) are all we use.
-    template <class Body>
-    void write_answer(std::shared_ptr<http::response<Body>> message) {
-        const bool close_after = !keep_alive_;
-        auto& written = *message;
-        http::async_write(stream_, written, [self = shared_from_this(), message = std::move(message), close_after](beast::error_code ec, std::size_t) {
-            self->on_answered(ec, close_after);
-        });
+    // The head and what follows it (a string body, or a file's next chunk); then on_written.
+    void write_answer() {
+        const std::array<asio::const_buffer, 2> buffers{asio::buffer(answer_.head), asio::buffer(answer_.body)};
+        asio::async_write(stream_, buffers, beast::bind_front_handler(&HttpSession::on_written, shared_from_this()));
+    }
+
+    void on_written(beast::error_code ec, std::size_t) {
+        if (ec) return shutdown();
+        answer_.head.clear();
+        if (answer_.file_left > 0) {
+            const auto chunk = static_cast<std::size_t>(std::min<std::uint64_t>(answer_.file_left, kHttpFileChunkBytes));
+            answer_.body.resize(chunk);
+            answer_.file.read(answer_.body.data(), static_cast<std::streamsize>(chunk));
+            if (static_cast<std::size_t>(answer_.file.gcount()) != chunk) {  // shrunk or unreadable: the length promised cannot be kept
+                logging::warn("event=file_unreadable error=\"short read after {} bytes left\"", answer_.file_left);
+                answer_ = {};
+                return shutdown();
+            }
+            answer_.file_left -= chunk;
+            return write_answer();
+        }
+        answer_ = {};  // the body and the file go now, not with the next answer
+        on_answered(ec, !keep_alive_);
     }
 
     void on_answered(beast::error_code ec, bool close_after) {
@@ -258,8 +267,17 @@ private:
         stream_.socket().shutdown(tcp::socket::shutdown_send, ec);
     }
 
+    // The answer on its way: its head, then a string body or a file's chunks.
+    struct Answer {
+        std::string head;
+        std::string body;
+        std::ifstream file;
+        std::uint64_t file_left = 0;
+    };
+
     beast::tcp_stream stream_;
     beast::flat_buffer buffer_;
+    Answer answer_;
     std::optional<http::request_parser<http::string_body>> parser_;
     NetworkShared& shared_;
     NetworkThread& thread_;
