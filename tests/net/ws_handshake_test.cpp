@@ -22,6 +22,14 @@ WsHandshakeRequest valid_request() {
     return request;
 }
 
+// A valid request with one thing changed.
+template <class Change>
+WsHandshakeRequest valid_but(Change change) {
+    WsHandshakeRequest request = valid_request();
+    change(request);
+    return request;
+}
+
 // The problem a refused handshake answers with, or a failure naming what came instead.
 HttpResponse refusal(const WsHandshakeRequest& request) {
     auto result = ws_handshake_accept(request);
@@ -56,19 +64,13 @@ TEST(WsHandshake, AValidRequestIsAcceptedWithItsKey) {
 }
 
 TEST(WsHandshake, MissingHostKeyOrAnOversizedKeyOrHttp10Get400) {
-    auto no_host = valid_request();
-    no_host.has_host = false;
-    auto no_key = valid_request();
-    no_key.has_key = false;
-    no_key.key = {};
-    auto empty_key = valid_request();
-    empty_key.key = "";
-    auto long_key = valid_request();
-    const std::string key(kMaxWsKeyChars + 1, 'A');
-    long_key.key = key;
-    auto http10 = valid_request();
-    http10.http_version = 10;
-    for (const auto* request : {&no_host, &no_key, &empty_key, &long_key, &http10}) {
+    const std::string long_key(kMaxWsKeyChars + 1, 'A');
+    const WsHandshakeRequest no_host = valid_but([](auto& r) { r.has_host = false; });
+    const WsHandshakeRequest no_key = valid_but([](auto& r) { r.has_key = false; r.key = {}; });
+    const WsHandshakeRequest empty_key = valid_but([](auto& r) { r.key = ""; });
+    const WsHandshakeRequest too_long = valid_but([&](auto& r) { r.key = long_key; });
+    const WsHandshakeRequest http10 = valid_but([](auto& r) { r.http_version = 10; });
+    for (const auto* request : {&no_host, &no_key, &empty_key, &too_long, &http10}) {
         const HttpResponse refused = refusal(*request);
         EXPECT_EQ(refused.status, 400U);
         EXPECT_EQ(refused.content_type, "application/problem+json");
@@ -77,15 +79,10 @@ TEST(WsHandshake, MissingHostKeyOrAnOversizedKeyOrHttp10Get400) {
 }
 
 TEST(WsHandshake, AnyVersionBut13Gets426NamingVersion13) {
-    auto old = valid_request();
-    old.version = "8";
-    auto missing = valid_request();
-    missing.has_version = false;
-    missing.version = {};
-    auto padded = valid_request();
-    padded.version = "13 ";
-    auto garbage = valid_request();
-    garbage.version = std::string_view("1\x00" "3", 3);
+    const WsHandshakeRequest old = valid_but([](auto& r) { r.version = "8"; });
+    const WsHandshakeRequest missing = valid_but([](auto& r) { r.has_version = false; r.version = {}; });
+    const WsHandshakeRequest padded = valid_but([](auto& r) { r.version = "13 "; });
+    const WsHandshakeRequest garbage = valid_but([](auto& r) { r.version = std::string_view("1\x00" "3", 3); });
     for (const auto* request : {&old, &missing, &padded, &garbage}) {
         const HttpResponse refused = refusal(*request);
         EXPECT_EQ(refused.status, 426U);
