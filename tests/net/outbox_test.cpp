@@ -111,8 +111,8 @@ TEST(Outbox, CloseRequestWinsOverQueuedFramesAndWakesABusyWriter) {
     Recorder r;
     r.outbox->push_welcome(frame_of(0));
     r.outbox->push_tick(frame_of(1));
-    r.outbox->request_close({close_code::kGoingAway, "bye"});
-    r.outbox->request_close({close_code::kInvalidPayload, "ignored: the first request wins"});
+    r.outbox->request_close({close_code::kGoingAway, "bye", std::nullopt});
+    r.outbox->request_close({close_code::kInvalidPayload, "ignored: the first request wins", std::nullopt});
     EXPECT_EQ(r.wakes, 2);
     const auto next = r.outbox->next();
     EXPECT_FALSE(next.frame);
@@ -161,7 +161,7 @@ TEST(Outbox, StreamFramesWaitForTheOpenAndGoWhenClosing) {
     EXPECT_TRUE(r.drain().empty());
     r.outbox->open();
     EXPECT_EQ(r.drain(), (std::vector<std::uint8_t>{3}));
-    r.outbox->request_close({close_code::kNormal, "bye"});
+    r.outbox->request_close({close_code::kNormal, "bye", std::nullopt});
     EXPECT_FALSE(r.outbox->push_stream(frame_of(4)));
 }
 

@@ -106,6 +106,7 @@ public:
     // MatchInbox: what the match's sockets and controls send, for its thread.
     void post(MatchEvent event) override;
     std::uint64_t frames_sent() const override { return frames_sent_.load(std::memory_order_relaxed); }
+    void writer_caught_up() override;
 
 private:
     void run();
@@ -117,6 +118,8 @@ private:
     std::uint8_t mask_of(int slot);
     void publish_seats();  // the match thread's seats, for the next admission's check
     void publish_view();
+    // A frame let go more than a frame time late: counted, and logged for all matches once per interval.
+    void note_late(SteadyClock::duration late);
     void finish(bool stopped);
 
     const MatchSetup setup_;
@@ -140,6 +143,7 @@ private:
     std::condition_variable wake_;
     std::vector<MatchEvent> inbox_;
     bool stop_requested_ = false;
+    bool writer_caught_up_ = false;  // a seat's network thread wrote what the held frame waited for
     bool ended_ = false;
     MatchView published_;
     std::thread thread_;
