@@ -81,6 +81,10 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
     app.add_option("--hns-max-replay-viewers-per-ip", o.hns_max_replay_viewers_per_ip, "/replay sockets from one address (more: 429; 0: no cap)");
     app.add_option("--hns-max-ticks-per-second", o.hns_max_ticks_per_second, "Fast mode's ceiling: ticks a match may step per second")
         ->check(CLI::Range(24, 1'000'000));
+    app.add_option("--hns-test-frame-delay-ms", o.hns_test_frame_delay_ms,
+                   "Testing: every live match frame is followed by this many ms of sleep, so with more than 41 the matches "
+                   "fall behind 24 Hz by construction (0: off)")
+        ->check(CLI::Range(0, 10'000));
     app.add_option("--hns-max-leagues", o.hns_max_leagues, "Leagues that may run at once (more: 503)")->check(CLI::Range(1, 1024));
     app.add_option("--hns-max-leagues-per-ip", o.hns_max_leagues_per_ip, "Running leagues one client address may have (more: 429; 0: no cap)");
     app.add_option("--hns-max-league-matches", o.hns_max_league_matches, "Matches in one league, pairings x matches (more: 400)")
@@ -152,6 +156,7 @@ hns::GameOptions hns_game_options(const ServerOptions& o, net::Ownership ownersh
     g.hub.max_replay_viewers = o.hns_max_replay_viewers;
     g.hub.max_replay_viewers_per_address = o.hns_max_replay_viewers_per_ip;
     g.hub.max_ticks_per_second = o.hns_max_ticks_per_second;
+    g.hub.test_frame_delay = std::chrono::milliseconds(o.hns_test_frame_delay_ms);
     g.leagues.max_running = o.hns_max_leagues;
     g.leagues.max_running_per_address = o.hns_max_leagues_per_ip;
     g.leagues.max_matches = o.hns_max_league_matches;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "net/close_codes.hpp"
 #include "net/limits.hpp"
@@ -75,16 +76,65 @@ TEST(Outbox, ReliableFramesAreNeverCrowdedOutByTicks) {
     EXPECT_EQ(std::count(tags.begin(), tags.end(), 7), 1);
 }
 
-TEST(Outbox, OverflowingTheReliableQueueAsksToCloseWith1008) {
-    Recorder r;
+// Fills the reliable queue past its bound; the close request it leads to.
+std::optional<CloseRequest> overflow_reliable(Recorder& r) {
     r.outbox->push_welcome(frame_of(0));
     bool accepted = true;
     for (std::size_t i = 0; i < kMaxReliableFrames + 1 && accepted; ++i) accepted = r.outbox->push_reliable(frame_of(3));
     EXPECT_FALSE(accepted);
-    const auto next = r.outbox->next();
-    ASSERT_TRUE(next.close.has_value());
-    EXPECT_EQ(next.close->code, close_code::kPolicyViolation);
     EXPECT_FALSE(r.outbox->push_reliable(frame_of(4)));
+    return r.outbox->next().close;
+}
+
+TEST(Outbox, OverflowingTheReliableQueueBehindAFullSocketClosesWith1008NotReading) {
+    Recorder r;
+    r.outbox->set_socket_full(true);  // the reader does not take what the writer offers
+    const auto close = overflow_reliable(r);
+    ASSERT_TRUE(close.has_value());
+    EXPECT_EQ(close->code, close_code::kPolicyViolation);
+    EXPECT_EQ(close->cause, CloseCause::NotReading);
+}
+
+// Issue 42: frames that pile up because the writer never ran are the server's lag, not the reader's.
+TEST(Outbox, OverflowingTheReliableQueueBehindAWriterThatDidNotRunClosesWith1013ServerBehind) {
+    Recorder r;
+    const auto close = overflow_reliable(r);
+    ASSERT_TRUE(close.has_value());
+    EXPECT_EQ(close->code, close_code::kTryAgainLater);
+    EXPECT_EQ(close->cause, CloseCause::ServerBehind);
+}
+
+TEST(Outbox, AWriterBehindCallsTheSenderBackWhenItHasCaughtUp) {
+    Recorder r;
+    int calls = 0;
+    r.outbox->on_writer_caught_up([&] { ++calls; });
+    r.outbox->push_welcome(frame_of(0));
+    for (int i = 0; i < 5; ++i) r.outbox->push_reliable(frame_of(3));  // welcome + 5 waiting
+    EXPECT_FALSE(r.outbox->writer_behind(6));
+    ASSERT_TRUE(r.outbox->writer_behind(2));
+    for (int i = 0; i < 3; ++i) r.outbox->next();  // welcome and two: three waiting
+    EXPECT_EQ(calls, 0);
+    r.outbox->next();  // two waiting: caught up
+    EXPECT_EQ(calls, 1);
+    r.outbox->next();
+    EXPECT_EQ(calls, 1) << "one call per writer_behind";
+}
+
+TEST(Outbox, AFullSocketOrACloseEndsTheWaitForTheWriter) {
+    Recorder r;
+    int calls = 0;
+    r.outbox->on_writer_caught_up([&] { ++calls; });
+    r.outbox->push_welcome(frame_of(0));
+    for (int i = 0; i < 5; ++i) r.outbox->push_reliable(frame_of(3));
+    ASSERT_TRUE(r.outbox->writer_behind(1));
+    r.outbox->set_socket_full(true);  // the reader's pace now: nothing for the sender to wait for
+    EXPECT_EQ(calls, 1);
+    EXPECT_FALSE(r.outbox->writer_behind(1)) << "a full socket is the reader's lag";
+    r.outbox->set_socket_full(false);
+    ASSERT_TRUE(r.outbox->writer_behind(1));
+    r.outbox->request_close({close_code::kNormal, "bye", std::nullopt});
+    EXPECT_EQ(calls, 2);
+    EXPECT_FALSE(r.outbox->writer_behind(1));
 }
 
 TEST(Outbox, ReliableQueueIsAlsoBoundedInBytes) {

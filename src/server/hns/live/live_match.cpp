@@ -262,6 +262,7 @@ void LiveMatch::run() {
         publish_view();  // before the frames go out: a client that saw a tick finds it (or later) in the REST
         streams_.send(game_.sim(), seats_, metrics_);
         frames_sent_.fetch_add(1, std::memory_order_relaxed);
+        if (setup_.test_frame_delay.count() > 0) std::this_thread::sleep_for(setup_.test_frame_delay);
         // The limiter returned when it let this frame go (§2.7), not when the frame was sent, and a
         // frame let go a little late keeps the 24 Hz grid: neither a thousand spectators to send to
         // nor a busy machine's late wake-ups may slow the match. More than a frame late starts afresh.

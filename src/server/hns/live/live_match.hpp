@@ -45,6 +45,7 @@ struct MatchSetup {
     sim::hns::GameConfig config;  // with its room resolved (mapSpec set)
     int bots = 0;                 // seats the server fills itself with burrow, the highest slots
     int max_ticks_per_second = kDefaultMaxTicksPerSecond;  // fast mode's ceiling
+    std::chrono::milliseconds test_frame_delay{0};  // testing: a sleep after every frame, behind by construction
     std::uint64_t start_ms = 0;   // unix ms, the replay header's start time
     std::string owner_hash;       // SHA-256 of the creator's owner token; "" for the operator's matches
     std::string creator_address;  // the client address that made it (per-address budget); "" for the server's

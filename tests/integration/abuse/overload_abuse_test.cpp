@@ -1,0 +1,118 @@
+// An overloaded server (issue 42 point 5): matches that cannot keep 24 Hz slow down and say so,
+// and keep every seat; every connection the server ends is counted by reason and logged, throttled.
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "abuse_support.hpp"
+
+namespace hschool::test::abuse {
+namespace {
+
+namespace json = boost::json;
+
+inline constexpr int kMatches = 3;
+inline constexpr int kSeatsPerMatch = 6;
+// Each frame followed by 60 ms of sleep: no match can keep 24 Hz (41.7 ms), on any machine.
+inline constexpr const char* kFrameDelayMs = "60";
+inline constexpr int kFramesEachSeatReads = 30;
+inline constexpr double kLateFramesToSee = 20;
+
+std::string post_match(std::uint16_t port) {
+    Socket socket = Socket::connect(port);
+    if (!socket.valid()) return "";
+    const std::string body = R"({"variant":"default","bots":0})";
+    if (!socket.send_all("POST /api/hns/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n"
+                         "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body))
+        return "";
+    std::string buffer;
+    const auto reply = read_http_reply(socket, buffer, false);
+    json::error_code ec;
+    const auto value = json::parse(reply.body, ec);
+    return reply.status == 201 && !ec && value.is_object() ? std::string(value.as_object().at("id").as_string()) : "";
+}
+
+double metric(std::uint16_t port, const std::string& name) { return series(scrape_metrics(port), name).value_or(-1); }
+
+TEST(OverloadAbuse, MatchesBehindByConstructionKeepEverySeatAndSayTheyAreBehind) {
+    TempDir dir;
+    ServerProcess server(server_args(dir, {"--hns-test-frame-delay-ms", kFrameDelayMs, "--hns-max-matches-per-ip", "0"}));
+    ASSERT_TRUE(server.started()) << server.output();
+    std::vector<std::unique_ptr<RawWs>> seats;
+    for (int m = 0; m < kMatches; ++m) {
+        const std::string id = post_match(server.port());
+        ASSERT_FALSE(id.empty());
+        for (int s = 0; s < kSeatsPerMatch; ++s) {
+            auto seat = RawWs::connect(server.port(), UpgradeOptions{"/player?match=" + id + "&slot=" + std::to_string(s) + "&name=s" +
+                                                                         std::to_string(s), {}, {}, {}});
+            ASSERT_TRUE(seat);
+            seat->set_auto_pong(true);
+            seats.push_back(std::move(seat));
+        }
+    }
+    // Every seat of every match keeps receiving frames while all the matches are behind.
+    for (int round = 0; round < kFramesEachSeatReads; ++round) {
+        for (std::size_t i = 0; i < seats.size(); ++i) {
+            const auto event = seats[i]->read_binary(kWait);
+            ASSERT_TRUE(std::holds_alternative<WsMessage>(event)) << "seat " << i << " frame " << round << ": " << describe(event);
+        }
+    }
+    const auto deadline = Clock::now() + kWait;
+    while (metric(server.port(), "hschool_hns_frames_late_total") < kLateFramesToSee && Clock::now() < deadline)
+        for (auto& seat : seats) (void)seat->read_binary(std::chrono::milliseconds(1));  // keep their sockets drained
+    const std::string metrics = scrape_metrics(server.port());
+    EXPECT_GE(series(metrics, "hschool_hns_frames_late_total").value_or(0), kLateFramesToSee) << "/metrics says the matches are behind";
+    EXPECT_EQ(family_sum(metrics, "hschool_server_closes_total").value_or(-1), 0.0) << "no connection was closed by the server";
+    for (std::size_t i = 0; i < seats.size(); ++i) EXPECT_FALSE(seats[i]->ended()) << "seat " << i;
+    const auto log_deadline = Clock::now() + kWait;
+    while (server.output().find("event=hns_behind") == std::string::npos && Clock::now() < log_deadline)
+        (void)seats.front()->read_binary(std::chrono::milliseconds(20));
+    EXPECT_NE(server.output().find("event=hns_behind"), std::string::npos) << "the log says the matches are behind";
+}
+
+TEST(OverloadAbuse, EveryConnectionTheServerEndsIsCountedByReasonAndLoggedThrottled) {
+    TempDir dir;
+    ServerProcess server(server_args(dir, {"--hns-max-matches-per-ip", "0"}));
+    ASSERT_TRUE(server.started()) << server.output();
+    const std::string id = post_match(server.port());
+    ASSERT_FALSE(id.empty());
+    // A text frame on a Sprite v1 socket: closed 1007.
+    auto texter = RawWs::connect(server.port(), UpgradeOptions{"/player?match=" + id + "&slot=0&name=a", {}, {}, {}});
+    ASSERT_TRUE(texter);
+    ASSERT_TRUE(texter->send(opcode::kText, "hello"));
+    const auto first = texter->read_until_end(kWait);
+    ASSERT_TRUE(first.has_value());
+    EXPECT_EQ(first->code, 1007);
+    // An unmasked frame: closed 1002.
+    auto unmasked = RawWs::connect(server.port(), UpgradeOptions{"/player?match=" + id + "&slot=1&name=b", {}, {}, {}});
+    ASSERT_TRUE(unmasked);
+    ASSERT_TRUE(unmasked->send_raw(std::string("\x82\x01\x85", 3)));
+    const auto second = unmasked->read_until_end(kWait);
+    ASSERT_TRUE(second.has_value());
+    EXPECT_EQ(second->code, 1002);
+    // A client that closes first is not counted: its close is its own.
+    auto leaver = RawWs::connect(server.port(), UpgradeOptions{"/player?match=" + id + "&slot=2&name=c", {}, {}, {}});
+    ASSERT_TRUE(leaver);
+    ASSERT_TRUE(leaver->send_close(1000));
+    ASSERT_TRUE(leaver->read_until_end(kWait).has_value());
+
+    const auto deadline = Clock::now() + kWait;
+    while (family_sum(scrape_metrics(server.port()), "hschool_server_closes_total").value_or(0) < 2 && Clock::now() < deadline) {
+    }
+    const std::string metrics = scrape_metrics(server.port());
+    EXPECT_EQ(series(metrics, "hschool_server_closes_total{reason=\"invalid_payload\"}"), 1.0);
+    EXPECT_EQ(series(metrics, "hschool_server_closes_total{reason=\"protocol_error\"}"), 1.0);
+    EXPECT_EQ(series(metrics, "hschool_server_closes_total{reason=\"write_stall\"}"), 0.0) << "every reason is listed from the start";
+    EXPECT_EQ(family_sum(metrics, "hschool_server_closes_total"), 2.0);
+    // Logged at info, one line per interval: the second close is counted in the next line, not written.
+    const std::string log = server.output();
+    EXPECT_EQ(count_occurrences(log, "event=ws_server_close"), 1U) << log;
+    EXPECT_NE(log.find("reason=invalid_payload code=1007"), std::string::npos) << log;
+}
+
+}  // namespace
+}  // namespace hschool::test::abuse
