@@ -7,6 +7,7 @@
 
 #include <array>
 #include <span>
+#include <thread>
 
 #include "net/ws_session.hpp"
 #include "util/log.hpp"
@@ -52,6 +53,7 @@ bool WsSession::gather() {
         lossy += next.lossy ? 1 : 0;
         bytes += next.frame->size();
         batch_.push_back(std::move(next.frame));
+        if (shared_.config.test_write_delay.count() > 0) std::this_thread::sleep_for(shared_.config.test_write_delay);
     }
     // Behind lossy frames, now and then, a Ping whose Pong will say the reader has read them.
     if (lossy > 0 && !close_sent_) {

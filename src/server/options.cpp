@@ -16,6 +16,7 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
     auto peer_ms = static_cast<std::int64_t>(o.network.peer_timeout.count());
     auto stall_ms = static_cast<std::int64_t>(o.network.write_stall.count());
     auto lag_ms = static_cast<std::int64_t>(o.network.max_delivery_lag.count());
+    auto test_write_delay_ms = static_cast<std::int64_t>(o.network.test_write_delay.count());
     CLI::App app{"hschool-server: authoritative game server for HSchool (arena v1 and schools v4 on /ws/game)"};
     // The last of a repeated option wins, so wrappers can append overrides.
     app.option_defaults()->always_capture_default()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
@@ -64,6 +65,10 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
                    "A reader that has not read what was written this long ago is skipped forward (ticks, spectator "
                    "streams) until it catches up; one still behind after --write-stall-ms more is dropped (0: off)")
         ->check(CLI::Range(0, 3'600'000));
+    app.add_option("--test-network-write-delay-ms", test_write_delay_ms,
+                   "Testing only: each network thread sleeps this many ms for every frame it writes, so it writes at most "
+                   "1000/N frames a second and a busy server's frames pile up faster than they are written (0: off)")
+        ->check(CLI::Range(0, 1'000));
     app.add_option("--world-width", o.arena.width, "Arena width in world units");
     app.add_option("--world-height", o.arena.height, "Arena height in world units");
     app.add_option("--player-speed", o.arena.player_speed, "Avatar speed in units per second");
@@ -120,6 +125,7 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
     o.network.peer_timeout = std::chrono::milliseconds(peer_ms);
     o.network.write_stall = std::chrono::milliseconds(stall_ms);
     o.network.max_delivery_lag = std::chrono::milliseconds(lag_ms);
+    o.network.test_write_delay = std::chrono::milliseconds(test_write_delay_ms);
     // Drop-in mode for league runners (spec §2.9): COGAME_CONFIG_URI and its friends, file:// only.
     auto dropin = hns::read_dropin_env([](const char* name) { return std::getenv(name); });
     if (!dropin) {
