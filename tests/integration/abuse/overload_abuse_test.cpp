@@ -21,6 +21,13 @@ inline constexpr int kSeatsPerMatch = 6;
 inline constexpr const char* kFrameDelayMs = "60";
 inline constexpr int kFramesEachSeatReads = 30;
 inline constexpr double kLateFramesToSee = 20;
+// Starved network threads by construction (issue 42's 600 matches, where they got no CPU): one
+// network thread that sleeps 40 ms for every frame it writes writes 25 a second, ~1.4 a second for
+// each of the 18 seats whose matches make 24. Without the hold, the queues of the seats it has not
+// reached pass their 256 frames in ~11 s and those seats are closed before their first frame; with
+// it every match slows to what the thread writes.
+inline constexpr const char* kWriteDelayMs = "40";
+inline constexpr int kFramesWhileStarved = 24;  // ~17 s at the starved pace: past the ~11 s a queue takes to overflow without the hold
 
 std::string post_match(std::uint16_t port) {
     Socket socket = Socket::connect(port);
@@ -38,29 +45,39 @@ std::string post_match(std::uint16_t port) {
 
 double metric(std::uint16_t port, const std::string& name) { return series(scrape_metrics(port), name).value_or(-1); }
 
-TEST(OverloadAbuse, MatchesBehindByConstructionKeepEverySeatAndSayTheyAreBehind) {
-    TempDir dir;
-    ServerProcess server(server_args(dir, {"--hns-test-frame-delay-ms", kFrameDelayMs, "--hns-max-matches-per-ip", "0"}));
-    ASSERT_TRUE(server.started()) << server.output();
-    std::vector<std::unique_ptr<RawWs>> seats;
+// kMatches matches made over REST, each with its six seats on raw sockets that answer Pings.
+void open_seats(std::uint16_t port, std::vector<std::unique_ptr<RawWs>>& seats) {
     for (int m = 0; m < kMatches; ++m) {
-        const std::string id = post_match(server.port());
+        const std::string id = post_match(port);
         ASSERT_FALSE(id.empty());
         for (int s = 0; s < kSeatsPerMatch; ++s) {
-            auto seat = RawWs::connect(server.port(), UpgradeOptions{"/player?match=" + id + "&slot=" + std::to_string(s) + "&name=s" +
-                                                                         std::to_string(s), {}, {}, {}});
+            auto seat = RawWs::connect(port, UpgradeOptions{"/player?match=" + id + "&slot=" + std::to_string(s) + "&name=s" +
+                                                                std::to_string(s), {}, {}, {}});
             ASSERT_TRUE(seat);
             seat->set_auto_pong(true);
             seats.push_back(std::move(seat));
         }
     }
-    // Every seat of every match keeps receiving frames while all the matches are behind.
-    for (int round = 0; round < kFramesEachSeatReads; ++round) {
+}
+
+// Every seat receives `frames` frames, each within kWait; a seat closed or silent fails the test.
+void read_frames(std::vector<std::unique_ptr<RawWs>>& seats, int frames) {
+    for (int round = 0; round < frames; ++round) {
         for (std::size_t i = 0; i < seats.size(); ++i) {
             const auto event = seats[i]->read_binary(kWait);
             ASSERT_TRUE(std::holds_alternative<WsMessage>(event)) << "seat " << i << " frame " << round << ": " << describe(event);
         }
     }
+}
+
+TEST(OverloadAbuse, MatchesBehindByConstructionKeepEverySeatAndSayTheyAreBehind) {
+    TempDir dir;
+    ServerProcess server(server_args(dir, {"--hns-test-frame-delay-ms", kFrameDelayMs, "--hns-max-matches-per-ip", "0"}));
+    ASSERT_TRUE(server.started()) << server.output();
+    std::vector<std::unique_ptr<RawWs>> seats;
+    ASSERT_NO_FATAL_FAILURE(open_seats(server.port(), seats));
+    // Every seat of every match keeps receiving frames while all the matches are behind.
+    ASSERT_NO_FATAL_FAILURE(read_frames(seats, kFramesEachSeatReads));
     const auto deadline = Clock::now() + kWait;
     while (metric(server.port(), "hschool_hns_frames_late_total") < kLateFramesToSee && Clock::now() < deadline)
         for (auto& seat : seats) (void)seat->read_binary(std::chrono::milliseconds(1));  // keep their sockets drained
@@ -72,6 +89,22 @@ TEST(OverloadAbuse, MatchesBehindByConstructionKeepEverySeatAndSayTheyAreBehind)
     while (server.output().find("event=hns_behind") == std::string::npos && Clock::now() < log_deadline)
         (void)seats.front()->read_binary(std::chrono::milliseconds(20));
     EXPECT_NE(server.output().find("event=hns_behind"), std::string::npos) << "the log says the matches are behind";
+}
+
+// The bug itself: network threads that cannot write frames as fast as the matches make them. The
+// matches wait for them (hschool_hns_network_waits_total) instead of piling frames up until every
+// seat is closed for an overflowing queue.
+TEST(OverloadAbuse, StarvedNetworkThreadsHoldTheMatchesAndKeepEverySeat) {
+    TempDir dir;
+    ServerProcess server(server_args(dir, {"--test-network-write-delay-ms", kWriteDelayMs, "--io-threads", "1", "--hns-max-matches-per-ip", "0"}));
+    ASSERT_TRUE(server.started()) << server.output();
+    std::vector<std::unique_ptr<RawWs>> seats;
+    ASSERT_NO_FATAL_FAILURE(open_seats(server.port(), seats));
+    ASSERT_NO_FATAL_FAILURE(read_frames(seats, kFramesWhileStarved));
+    const std::string metrics = scrape_metrics(server.port());
+    EXPECT_GT(series(metrics, "hschool_hns_network_waits_total").value_or(0), 0.0) << "the matches waited for the network threads";
+    EXPECT_EQ(family_sum(metrics, "hschool_server_closes_total").value_or(-1), 0.0) << "no connection was closed by the server";
+    for (std::size_t i = 0; i < seats.size(); ++i) EXPECT_FALSE(seats[i]->ended()) << "seat " << i;
 }
 
 TEST(OverloadAbuse, EveryConnectionTheServerEndsIsCountedByReasonAndLoggedThrottled) {
