@@ -83,7 +83,8 @@ TEST(OverloadAbuse, MatchesBehindByConstructionKeepEverySeatAndSayTheyAreBehind)
         for (auto& seat : seats) (void)seat->read_binary(std::chrono::milliseconds(1));  // keep their sockets drained
     const std::string metrics = scrape_metrics(server.port());
     EXPECT_GE(series(metrics, "hschool_hns_frames_late_total").value_or(0), kLateFramesToSee) << "/metrics says the matches are behind";
-    EXPECT_EQ(family_sum(metrics, "hschool_server_closes_total").value_or(-1), 0.0) << "no connection was closed by the server";
+    EXPECT_EQ(family_sum(metrics, "hschool_server_closes_total").value_or(-1), 0.0)
+        << "no connection was closed by the server; closed:\n" << nonzero_series(metrics, "hschool_server_closes_total");
     for (std::size_t i = 0; i < seats.size(); ++i) EXPECT_FALSE(seats[i]->ended()) << "seat " << i;
     const auto log_deadline = Clock::now() + kWait;
     while (server.output().find("event=hns_behind") == std::string::npos && Clock::now() < log_deadline)
@@ -103,7 +104,8 @@ TEST(OverloadAbuse, StarvedNetworkThreadsHoldTheMatchesAndKeepEverySeat) {
     ASSERT_NO_FATAL_FAILURE(read_frames(seats, kFramesWhileStarved));
     const std::string metrics = scrape_metrics(server.port());
     EXPECT_GT(series(metrics, "hschool_hns_network_waits_total").value_or(0), 0.0) << "the matches waited for the network threads";
-    EXPECT_EQ(family_sum(metrics, "hschool_server_closes_total").value_or(-1), 0.0) << "no connection was closed by the server";
+    EXPECT_EQ(family_sum(metrics, "hschool_server_closes_total").value_or(-1), 0.0)
+        << "no connection was closed by the server; closed:\n" << nonzero_series(metrics, "hschool_server_closes_total");
     for (std::size_t i = 0; i < seats.size(); ++i) EXPECT_FALSE(seats[i]->ended()) << "seat " << i;
 }
 
