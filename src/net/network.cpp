@@ -161,7 +161,7 @@ void Network::close_all_connections() {
         impl_->acceptor->close(ec);
         impl_->accept_backoff_timer->cancel();
     });
-    impl_->shared.sessions.close_all({close_code::kGoingAway, "server shutting down"});
+    impl_->shared.sessions.close_all({close_code::kGoingAway, "server shutting down", CloseCause::Shutdown});
     if (!impl_->shared.sessions.wait_until_empty(std::chrono::duration_cast<std::chrono::milliseconds>(kShutdownGrace)))
         logging::warn("event=shutdown_grace_expired");
 }

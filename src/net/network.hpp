@@ -33,6 +33,9 @@ struct NetworkConfig {
     std::chrono::milliseconds write_stall = kDefaultWriteStall;         // socket unwritable for this long → drop
     std::chrono::milliseconds max_delivery_lag = kDefaultMaxDeliveryLag;  // reader this far behind → lossy frames wait (0: off)
     BudgetLimits inbound_budget = kDefaultInboundBudget;
+    // Testing only (issue 42's starved network threads): each frame a network thread writes costs it
+    // this much sleep, so frames pile up faster than it writes them. 0: off.
+    std::chrono::milliseconds test_write_delay{0};
 };
 
 class Network {

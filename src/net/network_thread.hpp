@@ -113,6 +113,7 @@ struct NetworkShared {
     LogThrottle budget_log{kLogThrottleInterval};   // a flood of floods writes one line per interval
     LogThrottle timeout_log{kLogThrottleInterval};
     LogThrottle refused_log{kLogThrottleInterval};
+    LogThrottle close_log{kLogThrottleInterval};  // connections the server ends: one line per interval
 };
 
 // Serves HTTP on an accepted socket (http_session.cpp); upgrades become WebSocket sessions.

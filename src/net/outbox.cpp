@@ -35,7 +35,10 @@ bool Outbox::push_reliable(Frame frame) {
     if (close_) return false;
     if (reliable_.size() >= kMaxReliableFrames || reliable_bytes_ + frame->size() > kMaxReliableBytes) {
         lock.unlock();
-        request_close({close_code::kPolicyViolation, "client is not reading"});
+        // Frames pile up behind a full socket when the reader is slow, behind a writer that has
+        // not run when the server is: the second is not the client's fault.
+        if (socket_full()) request_close({close_code::kPolicyViolation, "client is not reading", CloseCause::NotReading});
+        else request_close({close_code::kTryAgainLater, "the server is behind", CloseCause::ServerBehind});
         return false;
     }
     reliable_bytes_ += frame->size();
@@ -49,7 +52,7 @@ bool Outbox::push_control(Frame frame) {
     if (close_) return false;
     if (control_.size() >= kMaxControlFrames) {
         lock.unlock();
-        request_close({close_code::kPolicyViolation, "client is not reading"});
+        request_close({close_code::kPolicyViolation, "client is not reading", CloseCause::NotReading});
         return false;
     }
     control_.push_back(std::move(frame));
@@ -109,11 +112,41 @@ std::size_t Outbox::keep_newest_tick() {
 void Outbox::request_close(CloseRequest request) {
     std::unique_lock lock(mutex_);
     if (close_) return;
-    close_ = request;
+    close_ = std::move(request);
     // Always wake: a writer stuck on a peer that does not read must learn of the close too.
     writer_busy_ = true;
+    auto* caught_up = caught_up_due();
     lock.unlock();
     wake_();
+    if (caught_up) (*caught_up)();
+}
+
+void Outbox::set_socket_full(bool full) {
+    socket_full_.store(full, std::memory_order_relaxed);
+    if (!full) return;
+    std::unique_lock lock(mutex_);
+    auto* caught_up = caught_up_due();
+    lock.unlock();
+    if (caught_up) (*caught_up)();  // a full socket is the reader's pace: the sender need not wait for it
+}
+
+bool Outbox::writer_behind(std::size_t frames) {
+    std::lock_guard lock(mutex_);
+    if (close_ || socket_full() || reliable_.size() <= frames) return false;
+    caught_up_at_ = frames;
+    return true;
+}
+
+void Outbox::on_writer_caught_up(std::function<void()> caught_up) {
+    std::lock_guard lock(mutex_);
+    caught_up_ = std::move(caught_up);
+}
+
+std::function<void()>* Outbox::caught_up_due() {
+    if (!caught_up_at_ || !caught_up_) return nullptr;
+    if (!close_ && !socket_full() && reliable_.size() > *caught_up_at_) return nullptr;
+    caught_up_at_.reset();
+    return &caught_up_;  // set once, before any writer_behind: safe to call unlocked
 }
 
 bool Outbox::close_requested() const {
@@ -122,7 +155,7 @@ bool Outbox::close_requested() const {
 }
 
 Outbox::Next Outbox::next(bool lossy_allowed) {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
     if (close_) {
         control_.clear();
         reliable_.clear();
@@ -140,6 +173,10 @@ Outbox::Next Outbox::next(bool lossy_allowed) {
         Frame frame = std::move(reliable_.front());
         reliable_.pop_front();
         reliable_bytes_ -= frame->size();
+        if (auto* caught_up = caught_up_due()) {
+            lock.unlock();
+            (*caught_up)();
+        }
         return {std::move(frame), std::nullopt};
     }
     const bool lossy_waiting = (welcomed_ && !stream_.empty()) || !deltas_.empty() || !ticks_.empty();

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "protocol/bytes.hpp"
+#include "net/close_cause.hpp"
 #include "net/ws_frame.hpp"
 
 namespace hschool::net {
@@ -56,6 +57,7 @@ Frame framed_in_place(Encode&& encode) {
 struct CloseRequest {
     std::uint16_t code = 0;  // RFC 6455 close code (close_codes.hpp)
     std::string reason;  // owned: hide-and-seek closes carry texts built at run time
+    std::optional<CloseCause> cause;  // for /metrics and the log; the code's when unset
 };
 
 class Outbox {
@@ -67,7 +69,8 @@ public:
     void push_welcome(Frame welcome);
     // Opens the outbox without a Welcome (protocols with none: Sprite v1 sockets).
     void open();
-    // False when the reliable bound is exceeded; the outbox then asks the session to close.
+    // False when the reliable bound is exceeded; the outbox then asks the session to close: 1008
+    // when the socket is full (the reader is slow), 1013 when the writer had not run (the server is).
     bool push_reliable(Frame frame);
     // WebSocket Ping/Pong frames: not application messages, so they go out even before Welcome.
     // False when more than kMaxControlFrames wait; the outbox then asks the session to close.
@@ -106,14 +109,23 @@ public:
     std::size_t queued_deltas() const;
     // Set by the session while its socket is full and it waits for room: the client is slow, not
     // the thread (a v5 connection is then skipped sooner, skip_v5_frame).
-    void set_socket_full(bool full) { socket_full_.store(full, std::memory_order_relaxed); }
+    void set_socket_full(bool full);
     bool socket_full() const { return socket_full_.load(std::memory_order_relaxed); }
     // Set by the session while its delivery window is shut: a spectator feed resyncs such a reader.
     void set_reader_lagging(bool lagging) { reader_lagging_.store(lagging, std::memory_order_relaxed); }
     bool reader_lagging() const { return reader_lagging_.load(std::memory_order_relaxed); }
+    // True when more than `frames` reliable frames wait for a writer that has not run while the
+    // socket could take them: the server is behind, not the reader. Then `caught_up` (set once,
+    // called on the writer's thread) is called when they are down to `frames`, the socket fills or
+    // the outbox closes, so a sender that holds back for the writer learns when to look again.
+    bool writer_behind(std::size_t frames);
+    void on_writer_caught_up(std::function<void()> caught_up);
 
 private:
     void wake_if_idle(std::unique_lock<std::mutex>& lock);
+    // The caught-up call when one is armed and its condition holds (called under the lock; the
+    // caller calls what it returns after unlocking).
+    std::function<void()>* caught_up_due();
 
     std::function<void()> wake_;
     mutable std::mutex mutex_;
@@ -128,6 +140,8 @@ private:
     std::optional<CloseRequest> close_;
     std::atomic<bool> socket_full_{false};
     std::atomic<bool> reader_lagging_{false};
+    std::function<void()> caught_up_;
+    std::optional<std::size_t> caught_up_at_;  // armed by writer_behind: call caught_up_ at this many
 };
 
 }  // namespace hschool::net

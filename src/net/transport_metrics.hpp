@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "net/close_cause.hpp"
 #include "net/ws_connection.hpp"
 
 namespace hschool::net {
@@ -21,6 +22,7 @@ public:
     virtual void frames_out(ProtocolTag tag, std::size_t frames, std::size_t bytes) = 0;  // one call per write
     virtual void frames_dropped(ProtocolTag tag, std::size_t count) = 0;                  // tick rings overflowing
     virtual void close_sent(std::uint16_t code) = 0;
+    virtual void server_closed(CloseCause cause) = 0;   // a connection the server ended (Close frame or not), once each
     virtual void protocol_error(ProtocolTag tag) = 0;    // a frame the WebSocket rules refuse
     virtual void budget_exceeded(ProtocolTag tag) = 0;   // a client sent faster than its inbound budget
     virtual void connection_refused(const char* reason) = 0;  // an upgrade answered 503/403: total, per_ip, origin
@@ -40,6 +42,7 @@ public:
     void frames_out(ProtocolTag, std::size_t, std::size_t) override {}
     void frames_dropped(ProtocolTag, std::size_t) override {}
     void close_sent(std::uint16_t) override {}
+    void server_closed(CloseCause) override {}
     void protocol_error(ProtocolTag) override {}
     void budget_exceeded(ProtocolTag) override {}
     void connection_refused(const char*) override {}

@@ -5,6 +5,7 @@
 // and close with. No Asio here: a game never sees a socket.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -91,6 +92,13 @@ public:
     // delivery_window.hpp): its kernel buffers hide a backlog the lane cannot see, so a viewer is
     // resynced instead of being fed more.
     virtual bool reader_lagging() const = 0;
+    // More than `frames` messages sent with send() wait for a network thread that has not written
+    // them while the socket could take them: the server is behind, not the reader, and a sender
+    // that keeps producing would only pile them up. Then the caught-up call (set once, before any
+    // writer_behind) runs on the network thread when they are down to `frames` (or the socket
+    // fills, or the connection goes).
+    virtual bool writer_behind(std::size_t frames) = 0;
+    virtual void on_writer_caught_up(std::function<void()> caught_up) = 0;
 
     // On the connection's own thread, from WsHandler::on_message only:
     // the greeting was accepted and the connection speaks this from now on; pings start.

@@ -45,7 +45,7 @@ public:
         return outbox && outbox->push_reliable(make_frame(message, text ? ws::Opcode::Text : ws::Opcode::Binary));
     }
     void close(std::uint16_t code, const char* reason) override {
-        if (auto outbox = outbox_.lock()) outbox->request_close({code, reason});
+        if (auto outbox = outbox_.lock()) outbox->request_close({code, reason, std::nullopt});
     }
 
     // The shared frame goes in wrapped in this socket's own handle, whose release (written, dropped
@@ -67,6 +67,13 @@ public:
     bool reader_lagging() const override {
         auto outbox = outbox_.lock();
         return outbox && outbox->reader_lagging();
+    }
+    bool writer_behind(std::size_t frames) override {
+        auto outbox = outbox_.lock();
+        return outbox && outbox->writer_behind(frames);
+    }
+    void on_writer_caught_up(std::function<void()> caught_up) override {
+        if (auto outbox = outbox_.lock()) outbox->on_writer_caught_up(std::move(caught_up));
     }
 
     void speak(const WsProtocol& protocol) override {
@@ -107,14 +114,14 @@ void WsSession::run(std::string accept_key) {
     // The answer must be written within the handshake's time; on_upgraded re-arms this timer.
     liveness_timer_.expires_after(kHandshakeTimeout);
     liveness_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
-        if (!ec && self->state_ == State::Upgrading) self->finish("handshake timed out");
+        if (!ec && self->state_ == State::Upgrading) self->finish("handshake timed out", CloseCause::HandshakeFailed);
     });
     auto answer = std::make_shared<const std::string>(ws_switching_protocols(accept_key));
     const asio::const_buffer bytes = asio::buffer(*answer);
     asio::async_write(socket_.asio(), bytes, [self = shared_from_this(), answer](beast::error_code ec, std::size_t) {
         if (ec) {
             logging::debug("event=ws_accept_failed error=\"{}\"", ec.message());
-            return self->finish("handshake failed");
+            return self->finish("handshake failed", CloseCause::HandshakeFailed);
         }
         self->on_upgraded();
     });
@@ -125,7 +132,7 @@ void WsSession::on_upgraded() {
     beast::error_code ec;
     if (!socket_.configure(ec)) {
         logging::debug("event=ws_setup_failed error=\"{}\"", ec.message());
-        return finish("socket setup failed");
+        return finish("socket setup failed", CloseCause::SetupFailed);
     }
     // Only weak references: the loop may hold this outbox after the session and even the
     // io_context are gone; the scheduler refuses work once its thread has shut.
@@ -185,8 +192,9 @@ void WsSession::reply(protocol::ByteView message) {
     outbox_->push_reliable(make_frame(message));
 }
 
-void WsSession::finish(const char* why) {
+void WsSession::finish(const char* why, std::optional<CloseCause> dropped) {
     if (state_ == State::Finished) return;
+    if (dropped) closed_by_server(*dropped, 0);
     const auto keep_alive = shared_from_this();  // the poller may hold the last reference
     const State was = state_;
     state_ = State::Finished;
@@ -198,7 +206,7 @@ void WsSession::finish(const char* why) {
     if (handler_) handler_->on_closed();  // also when the upgrade failed
     handler_.reset();
     if (was != State::Upgrading) {
-        outbox_->request_close({close_code::kNormal, "finished"});  // later pushes become no-ops
+        outbox_->request_close({close_code::kNormal, "finished", std::nullopt});  // later pushes become no-ops
         shared_.sessions.remove(id_);
         thread_.sessions.erase(id_);
         shared_.metrics.connection_closed(tag_);
@@ -208,11 +216,19 @@ void WsSession::finish(const char* why) {
 }
 
 // Closing goes through the outbox so the Close frame follows what is being written, never splits it.
-void WsSession::close(std::uint16_t code, const char* reason, std::size_t drain_limit) {
+void WsSession::close(std::uint16_t code, const char* reason, CloseCause cause, std::size_t drain_limit) {
     if (state_ == State::Finished) return;
     if (state_ != State::Closing) closing_drain_limit_ = drain_limit;
     if (state_ != State::Upgrading) state_ = State::Closing;
-    outbox_->request_close({code, reason});
+    outbox_->request_close({code, reason, cause});
+}
+
+void WsSession::closed_by_server(CloseCause cause, std::uint16_t code) {
+    if (closed_by_server_) return;
+    closed_by_server_ = true;
+    shared_.metrics.server_closed(cause);
+    if (const auto skipped = shared_.close_log.allow(Clock::now()))
+        logging::info("event=ws_server_close connection={} reason={} code={} similar_events_not_logged={}", id_, label(cause), code, *skipped);
 }
 
 // While greeting: its deadline. After: a WebSocket Ping every interval, and a peer silent for
@@ -225,13 +241,13 @@ void WsSession::arm_liveness(Clock::duration after) {
 }
 
 void WsSession::on_liveness() {
-    if (state_ == State::Greeting) return close(close_code::kPolicyViolation, endpoint_.greeting_deadline_reason);
+    if (state_ == State::Greeting) return close(close_code::kPolicyViolation, endpoint_.greeting_deadline_reason, CloseCause::GreetingTimeout);
     if (state_ != State::Open) return;
     if (Clock::now() - last_received_ >= shared_.config.peer_timeout) {
         shared_.metrics.peer_timeout("silent");
         if (const auto skipped = shared_.timeout_log.allow(Clock::now()))
             logging::info("event=ws_peer_silent connection={} similar_events_not_logged={}", id_, *skipped);
-        return close(close_code::kPolicyViolation, "no response to ping");
+        return close(close_code::kPolicyViolation, "no response to ping", CloseCause::PeerSilent);
     }
     outbox_->push_control(ping_frame());
     arm_liveness(shared_.config.ping_interval);
@@ -260,7 +276,7 @@ void finish_ws_sessions(NetworkThread& thread, const char* why) {
     std::vector<std::shared_ptr<WsSession>> open;
     for (auto& [id, weak] : thread.sessions)
         if (auto session = weak.lock()) open.push_back(std::move(session));
-    for (auto& session : open) session->finish(why);
+    for (auto& session : open) session->finish(why, CloseCause::Shutdown);
     thread.sessions.clear();
 }
 

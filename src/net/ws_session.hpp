@@ -44,7 +44,8 @@ public:
     // Called by the write scheduler on this session's thread.
     void flush();
     // The one way a session ends: tells the handler, leaves the registry and the gauge, frees the cap slot.
-    void finish(const char* why);
+    // `dropped`: the server ends it without a Close frame, for that cause.
+    void finish(const char* why, std::optional<CloseCause> dropped = std::nullopt);
 
     // What the handler asks through its WsConnection, on this thread.
     void speak(const WsProtocol& protocol);
@@ -54,7 +55,9 @@ private:
     // ws_session.cpp
     void on_upgraded();
     void adopt(const WsProtocol& protocol);
-    void close(std::uint16_t code, const char* reason, std::size_t drain_limit = kMaxCloseDrainBytes);
+    void close(std::uint16_t code, const char* reason, CloseCause cause, std::size_t drain_limit = kMaxCloseDrainBytes);
+    // Counted and logged (throttled) once per connection the server ends, Close frame or not.
+    void closed_by_server(CloseCause cause, std::uint16_t code);
     void arm_liveness(Clock::duration after);
     void on_liveness();
     void arm_close_timer();
@@ -125,6 +128,7 @@ private:
     bool close_written_ = false;
     bool close_half_shut_ = false;
     bool peer_closed_ = false;
+    bool closed_by_server_ = false;  // counted in /metrics: the first cause is the one
 };
 
 // The session answers the upgrade (ws_handshake checked it and made the accept key), then reads and

@@ -42,7 +42,7 @@ bool WsSession::consume(std::size_t bytes) {
     if (state_ == State::Closing) {
         closing_drained_ += bytes;
         if (closing_drained_ > closing_drain_limit_) {
-            finish("peer kept sending after our close");
+            finish("peer kept sending after our close", CloseCause::SkipLimit);
             return false;
         }
     } else if (acting() && !budget_.admit_bytes(bytes, last_received_)) {
@@ -60,7 +60,7 @@ bool WsSession::consume(std::size_t bytes) {
         if (state_ == State::Finished) return false;
     }
     if (reader_.skipped_bytes() > kMaxSkippedFrameBytes) {  // not worth a clean close any more
-        finish("oversized frame past the skip limit");
+        finish("oversized frame past the skip limit", CloseCause::SkipLimit);
         return false;
     }
     return true;
@@ -80,7 +80,7 @@ void WsSession::over_budget() {
     if (const auto skipped = shared_.budget_log.allow(Clock::now()))
         logging::warn("event=ws_budget_exceeded connection={} protocol={} similar_events_not_logged={}", id_, static_cast<int>(tag_),
                      *skipped);
-    close(close_code::kPolicyViolation, "message rate limit exceeded", kMaxAbuseDrainBytes);
+    close(close_code::kPolicyViolation, "message rate limit exceeded", CloseCause::OverBudget, kMaxAbuseDrainBytes);
 }
 
 // Inbound frames are counted once per read, not once per frame: the counters are shared atomics.
@@ -117,15 +117,15 @@ void WsSession::handle_event(const ws::Event& event) {
             peer_closed_ = true;
             if (close_sent_) return finish("close handshake complete");
             // Echo the peer's code, as RFC 6455 §5.5.1 asks.
-            return close(event.close_code == ws::kNoStatusCode ? close_code::kNormal : event.close_code, "");
+            return close(event.close_code == ws::kNoStatusCode ? close_code::kNormal : event.close_code, "", CloseCause::Normal);
         case Kind::TooBig:
             ++frames_in_;
-            if (acting()) close(close_code::kMessageTooBig, "frame larger than this protocol version allows");
+            if (acting()) close(close_code::kMessageTooBig, "frame larger than this protocol version allows", CloseCause::TooBig);
             return;
         case Kind::ProtocolError:
             logging::debug("event=ws_protocol_error connection={} reason=\"{}\"", id_, event.reason);
             shared_.metrics.protocol_error(tag_);
-            close(close_code::kProtocolError, "WebSocket protocol violation");
+            close(close_code::kProtocolError, "WebSocket protocol violation", CloseCause::ProtocolError);
             return;
     }
 }
@@ -137,7 +137,7 @@ void WsSession::enter_polled_reads() {
     if (write_waiting_ || state_ != State::Open || socket_.polled()) return;  // an Asio wait is pending: it stays
     bool failed = false;
     if (socket_.enter_poller(thread_.reads, shared_from_this(), failed)) return shared_.metrics.polled_socket(true);
-    if (failed) finish("socket setup failed");
+    if (failed) finish("socket setup failed", CloseCause::SetupFailed);
 }
 
 void WsSession::on_polled(bool readable, bool writable) {

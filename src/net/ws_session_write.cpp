@@ -7,6 +7,7 @@
 
 #include <array>
 #include <span>
+#include <thread>
 
 #include "net/ws_session.hpp"
 #include "util/log.hpp"
@@ -52,6 +53,7 @@ bool WsSession::gather() {
         lossy += next.lossy ? 1 : 0;
         bytes += next.frame->size();
         batch_.push_back(std::move(next.frame));
+        if (shared_.config.test_write_delay.count() > 0) std::this_thread::sleep_for(shared_.config.test_write_delay);
     }
     // Behind lossy frames, now and then, a Ping whose Pong will say the reader has read them.
     if (lossy > 0 && !close_sent_) {
@@ -97,7 +99,10 @@ void WsSession::queue_close(CloseRequest request) {
     close_sent_ = true;  // from here on the outbox has nothing more for us
     if (state_ != State::Finished) state_ = State::Closing;
     arm_close_timer();  // the peer gets kCloseGrace to answer our close frame
-    if (!peer_closed_) shared_.metrics.close_sent(request.code);
+    if (!peer_closed_) {  // an echo of the peer's Close is its closing, not ours
+        shared_.metrics.close_sent(request.code);
+        closed_by_server(request.cause.value_or(cause_of_code(request.code)), request.code);
+    }
     logging::debug("event=ws_close connection={} code={} reason=\"{}\"", id_, request.code, request.reason);
     close_frame_index_ = batch_.size();
     batch_.push_back(make_frame(ws::close_payload(request.code, request.reason), ws::Opcode::Close));
@@ -117,7 +122,7 @@ bool WsSession::write_batch() {
     if (ec == asio::error::would_block) {
         written = 0;
     } else if (ec) {
-        finish("write failed");
+        finish("write failed", CloseCause::WriteFailed);
         return false;
     }
     if (written > 0 && !window_shut_) last_write_progress_ = Clock::now();  // a lagging reader shows progress by its Pongs
@@ -166,7 +171,7 @@ void WsSession::on_stall_timer() {
     if (const auto skipped = shared_.timeout_log.allow(Clock::now()))
         logging::info("event=ws_write_stall connection={} waiting={} similar_events_not_logged={}", id_,
                      write_waiting_ ? "socket" : "reader", *skipped);
-    finish("peer stopped reading");
+    finish("peer stopped reading", CloseCause::WriteStall);
 }
 
 void WsSession::consume_written(std::size_t written) {
@@ -199,7 +204,7 @@ void WsSession::on_writable(error_code wait_ec) {
     write_waiting_ = false;
     outbox_->set_socket_full(window_shut_);
     if (state_ == State::Finished) return;
-    if (wait_ec) return finish("socket failed while waiting to write");
+    if (wait_ec) return finish("socket failed while waiting to write", CloseCause::WriteFailed);
     if (write_batch()) flush();
 }
 
@@ -209,7 +214,7 @@ void WsSession::wait_writable() {
         socket_.asio().async_wait(tcp::socket::wait_write, [self = shared_from_this()](beast::error_code ec) { self->on_writable(ec); });
         return;
     }
-    if (!socket_.want_write(thread_.reads, true)) finish("socket failed while waiting to write");
+    if (!socket_.want_write(thread_.reads, true)) finish("socket failed while waiting to write", CloseCause::WriteFailed);
 }
 
 void WriteScheduler::mark_ready(std::shared_ptr<WsSession> session) {

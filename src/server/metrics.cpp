@@ -71,6 +71,7 @@ private:
 
 struct Metrics::Families {
     prometheus::Family<prometheus::Counter>* closes = nullptr;
+    std::array<prometheus::Counter*, net::kCloseCauseCount> server_closes{};
     prometheus::Family<prometheus::Counter>* http = nullptr;
     std::array<prometheus::Gauge*, kVersions> connections{};
     std::array<prometheus::Counter*, kVersions> frames_in{}, bytes_in{}, frames_out{}, bytes_out{}, dropped{}, rejected{};
@@ -93,6 +94,8 @@ struct Metrics::Families {
     prometheus::Family<prometheus::Counter>* hns_refused = nullptr;
     prometheus::Gauge* hns_leagues_running = nullptr;
     prometheus::Counter* hns_league_matches = nullptr;
+    prometheus::Counter* hns_frames_late = nullptr;
+    prometheus::Counter* hns_network_waits = nullptr;
     prometheus::Family<prometheus::Counter>* refused = nullptr;
     prometheus::Family<prometheus::Counter>* peer_timeouts = nullptr;
     prometheus::Counter* accept_errors = nullptr;
@@ -137,6 +140,11 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
                                .Add({});
     f_->polled_sockets = &BuildGauge().Name("hschool_polled_sockets").Help("WebSockets read in batches by their network thread's poller (arena v5)").Register(*registry_).Add({});
     f_->closes = &BuildCounter().Name("hschool_closes_total").Help("WebSocket closes sent by the server, by close code").Register(*registry_);
+    auto& server_closes = BuildCounter().Name("hschool_server_closes_total")
+                              .Help("WebSockets the server ended (a Close frame, or dropped without one), by reason; one per connection")
+                              .Register(*registry_);
+    for (int c = 0; c < net::kCloseCauseCount; ++c)
+        f_->server_closes[static_cast<std::size_t>(c)] = &server_closes.Add({{"reason", net::label(static_cast<net::CloseCause>(c))}});
     f_->http = &BuildCounter().Name("hschool_http_requests_total").Help("HTTP responses by status").Register(*registry_);
     f_->http->Add({{"status", "200"}});  // so the family is listed before the first response
     f_->tick = &BuildHistogram().Name("hschool_tick_duration_seconds").Help("Time spent in one loop wake-up: commands, steps, broadcast")
@@ -171,6 +179,14 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
         f_->hns_fallbacks->Add({{"cause", cause}});
     f_->hns_refused = &BuildCounter().Name("hschool_hns_refused_total").Help("Hide-and-seek requests, sockets and messages refused by a budget, by budget").Register(*registry_);
     f_->hns_leagues_running = &BuildGauge().Name("hschool_hns_leagues_running").Help("Hide-and-seek leagues playing their matches (issue 33)").Register(*registry_).Add({});
+    f_->hns_frames_late = &BuildCounter().Name("hschool_hns_frames_late_total")
+                              .Help("Live match frames let go more than a frame time late: the matches are behind their 24 Hz")
+                              .Register(*registry_)
+                              .Add({});
+    f_->hns_network_waits = &BuildCounter().Name("hschool_hns_network_waits_total")
+                                .Help("Times a live match held its next frame until the network threads had written its seats' frames")
+                                .Register(*registry_)
+                                .Add({});
     f_->hns_league_matches = &BuildCounter().Name("hschool_hns_league_matches_total").Help("Matches leagues played and archived").Register(*registry_).Add({});
     f_->store_errors = &BuildCounter().Name("hschool_store_errors_total").Help("Database writes that failed: clock batches, creates, deletes").Register(*registry_).Add({});
 }
@@ -198,6 +214,7 @@ void Metrics::frames_dropped(net::ProtocolTag tag, std::size_t count) {
     if (count > 0) f_->dropped[slot(tag)]->Increment(static_cast<double>(count));
 }
 void Metrics::close_sent(std::uint16_t code) { f_->closes->Add({{"code", std::to_string(code)}}).Increment(); }
+void Metrics::server_closed(net::CloseCause cause) { f_->server_closes[static_cast<std::size_t>(cause)]->Increment(); }
 void Metrics::decode_rejected(WireVersion v) { f_->rejected[slot(v)]->Increment(); }
 void Metrics::tick(double seconds) { f_->tick->Observe(seconds); }
 void Metrics::arena_simulate(double seconds) { f_->arena_simulate->Observe(seconds); }
@@ -222,6 +239,8 @@ void Metrics::seat_kind(const char* from, const char* to) {
     if (*to) f_->hns_seats->Add({{"kind", to}}).Increment();
 }
 void Metrics::ticks(std::size_t count) { f_->hns_ticks->Increment(static_cast<double>(count)); }
+void Metrics::frame_late() { f_->hns_frames_late->Increment(); }
+void Metrics::network_wait() { f_->hns_network_waits->Increment(); }
 void Metrics::frame_bytes(const char* stream, std::size_t bytes) {
     (*f_->hns_frame_bytes)[stream].Increment(static_cast<double>(bytes));
 }

@@ -48,6 +48,7 @@ public:
     void frames_out(net::ProtocolTag tag, std::size_t frames, std::size_t bytes) override;  // one call per write
     void frames_dropped(net::ProtocolTag tag, std::size_t count) override;
     void close_sent(std::uint16_t code) override;
+    void server_closed(net::CloseCause cause) override;  // hschool_server_closes_total{reason}
     void protocol_error(net::ProtocolTag tag) override { decode_rejected(static_cast<WireVersion>(tag)); }
     void budget_exceeded(net::ProtocolTag tag) override;             // a client sent faster than its inbound budget
     void connection_refused(const char* reason) override;            // an upgrade answered 503/403: total, per_ip, origin
@@ -69,6 +70,8 @@ public:
     void match_phase(const char* from, const char* to) override;
     void seat_kind(const char* from, const char* to) override;
     void ticks(std::size_t count) override;
+    void frame_late() override;    // hschool_hns_frames_late_total
+    void network_wait() override;  // hschool_hns_network_waits_total
     void frame_bytes(const char* stream, std::size_t bytes) override;
     void spectator_encodes(std::size_t deltas, std::size_t keyframes) override;
     void viewer_resyncs(const char* stream, std::size_t count) override;

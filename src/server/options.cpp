@@ -16,6 +16,7 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
     auto peer_ms = static_cast<std::int64_t>(o.network.peer_timeout.count());
     auto stall_ms = static_cast<std::int64_t>(o.network.write_stall.count());
     auto lag_ms = static_cast<std::int64_t>(o.network.max_delivery_lag.count());
+    auto test_write_delay_ms = static_cast<std::int64_t>(o.network.test_write_delay.count());
     CLI::App app{"hschool-server: authoritative game server for HSchool (arena v1 and schools v4 on /ws/game)"};
     // The last of a repeated option wins, so wrappers can append overrides.
     app.option_defaults()->always_capture_default()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
@@ -64,6 +65,10 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
                    "A reader that has not read what was written this long ago is skipped forward (ticks, spectator "
                    "streams) until it catches up; one still behind after --write-stall-ms more is dropped (0: off)")
         ->check(CLI::Range(0, 3'600'000));
+    app.add_option("--test-network-write-delay-ms", test_write_delay_ms,
+                   "Testing only: each network thread sleeps this many ms for every frame it writes, so it writes at most "
+                   "1000/N frames a second and a busy server's frames pile up faster than they are written (0: off)")
+        ->check(CLI::Range(0, 1'000));
     app.add_option("--world-width", o.arena.width, "Arena width in world units");
     app.add_option("--world-height", o.arena.height, "Arena height in world units");
     app.add_option("--player-speed", o.arena.player_speed, "Avatar speed in units per second");
@@ -81,6 +86,10 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
     app.add_option("--hns-max-replay-viewers-per-ip", o.hns_max_replay_viewers_per_ip, "/replay sockets from one address (more: 429; 0: no cap)");
     app.add_option("--hns-max-ticks-per-second", o.hns_max_ticks_per_second, "Fast mode's ceiling: ticks a match may step per second")
         ->check(CLI::Range(24, 1'000'000));
+    app.add_option("--hns-test-frame-delay-ms", o.hns_test_frame_delay_ms,
+                   "Testing: every live match frame is followed by this many ms of sleep, so with more than 41 the matches "
+                   "fall behind 24 Hz by construction (0: off)")
+        ->check(CLI::Range(0, 10'000));
     app.add_option("--hns-max-leagues", o.hns_max_leagues, "Leagues that may run at once (more: 503)")->check(CLI::Range(1, 1024));
     app.add_option("--hns-max-leagues-per-ip", o.hns_max_leagues_per_ip, "Running leagues one client address may have (more: 429; 0: no cap)");
     app.add_option("--hns-max-league-matches", o.hns_max_league_matches, "Matches in one league, pairings x matches (more: 400)")
@@ -116,6 +125,7 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
     o.network.peer_timeout = std::chrono::milliseconds(peer_ms);
     o.network.write_stall = std::chrono::milliseconds(stall_ms);
     o.network.max_delivery_lag = std::chrono::milliseconds(lag_ms);
+    o.network.test_write_delay = std::chrono::milliseconds(test_write_delay_ms);
     // Drop-in mode for league runners (spec §2.9): COGAME_CONFIG_URI and its friends, file:// only.
     auto dropin = hns::read_dropin_env([](const char* name) { return std::getenv(name); });
     if (!dropin) {
@@ -152,6 +162,7 @@ hns::GameOptions hns_game_options(const ServerOptions& o, net::Ownership ownersh
     g.hub.max_replay_viewers = o.hns_max_replay_viewers;
     g.hub.max_replay_viewers_per_address = o.hns_max_replay_viewers_per_ip;
     g.hub.max_ticks_per_second = o.hns_max_ticks_per_second;
+    g.hub.test_frame_delay = std::chrono::milliseconds(o.hns_test_frame_delay_ms);
     g.leagues.max_running = o.hns_max_leagues;
     g.leagues.max_running_per_address = o.hns_max_leagues_per_ip;
     g.leagues.max_matches = o.hns_max_league_matches;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "net/close_codes.hpp"
 #include "net/limits.hpp"
@@ -75,16 +76,61 @@ TEST(Outbox, ReliableFramesAreNeverCrowdedOutByTicks) {
     EXPECT_EQ(std::count(tags.begin(), tags.end(), 7), 1);
 }
 
-TEST(Outbox, OverflowingTheReliableQueueAsksToCloseWith1008) {
-    Recorder r;
+// Fills the reliable queue past its bound; the close request it leads to.
+std::optional<CloseRequest> overflow_reliable(Recorder& r) {
     r.outbox->push_welcome(frame_of(0));
     bool accepted = true;
     for (std::size_t i = 0; i < kMaxReliableFrames + 1 && accepted; ++i) accepted = r.outbox->push_reliable(frame_of(3));
     EXPECT_FALSE(accepted);
-    const auto next = r.outbox->next();
-    ASSERT_TRUE(next.close.has_value());
-    EXPECT_EQ(next.close->code, close_code::kPolicyViolation);
     EXPECT_FALSE(r.outbox->push_reliable(frame_of(4)));
+    return r.outbox->next().close;
+}
+
+// Issue 42: frames that pile up behind a full socket are the reader's lag (1008 not_reading); behind
+// a writer that never ran, the server's (1013 server_behind).
+TEST(Outbox, OverflowingTheReliableQueueClosesForWhoeverIsBehind) {
+    for (const bool socket_full : {true, false}) {
+        SCOPED_TRACE(socket_full ? "behind a full socket" : "behind a writer that did not run");
+        Recorder r;
+        r.outbox->set_socket_full(socket_full);  // a full socket: the reader does not take what the writer offers
+        const auto close = overflow_reliable(r);
+        ASSERT_TRUE(close.has_value());
+        EXPECT_EQ(close->code, socket_full ? close_code::kPolicyViolation : close_code::kTryAgainLater);
+        EXPECT_EQ(close->cause, socket_full ? CloseCause::NotReading : CloseCause::ServerBehind);
+    }
+}
+
+TEST(Outbox, AWriterBehindCallsTheSenderBackWhenItHasCaughtUp) {
+    Recorder r;
+    int calls = 0;
+    r.outbox->on_writer_caught_up([&] { ++calls; });
+    r.outbox->push_welcome(frame_of(0));
+    for (int i = 0; i < 5; ++i) r.outbox->push_reliable(frame_of(3));  // welcome + 5 waiting
+    EXPECT_FALSE(r.outbox->writer_behind(6));
+    ASSERT_TRUE(r.outbox->writer_behind(2));
+    for (int i = 0; i < 3; ++i) r.outbox->next();  // welcome and two: three waiting
+    EXPECT_EQ(calls, 0);
+    r.outbox->next();  // two waiting: caught up
+    EXPECT_EQ(calls, 1);
+    r.outbox->next();
+    EXPECT_EQ(calls, 1) << "one call per writer_behind";
+}
+
+TEST(Outbox, AFullSocketOrACloseEndsTheWaitForTheWriter) {
+    Recorder r;
+    int calls = 0;
+    r.outbox->on_writer_caught_up([&] { ++calls; });
+    r.outbox->push_welcome(frame_of(0));
+    for (int i = 0; i < 5; ++i) r.outbox->push_reliable(frame_of(3));
+    ASSERT_TRUE(r.outbox->writer_behind(1));
+    r.outbox->set_socket_full(true);  // the reader's pace now: nothing for the sender to wait for
+    EXPECT_EQ(calls, 1);
+    EXPECT_FALSE(r.outbox->writer_behind(1)) << "a full socket is the reader's lag";
+    r.outbox->set_socket_full(false);
+    ASSERT_TRUE(r.outbox->writer_behind(1));
+    r.outbox->request_close({close_code::kNormal, "bye", std::nullopt});
+    EXPECT_EQ(calls, 2);
+    EXPECT_FALSE(r.outbox->writer_behind(1));
 }
 
 TEST(Outbox, ReliableQueueIsAlsoBoundedInBytes) {
@@ -111,8 +157,8 @@ TEST(Outbox, CloseRequestWinsOverQueuedFramesAndWakesABusyWriter) {
     Recorder r;
     r.outbox->push_welcome(frame_of(0));
     r.outbox->push_tick(frame_of(1));
-    r.outbox->request_close({close_code::kGoingAway, "bye"});
-    r.outbox->request_close({close_code::kInvalidPayload, "ignored: the first request wins"});
+    r.outbox->request_close({close_code::kGoingAway, "bye", std::nullopt});
+    r.outbox->request_close({close_code::kInvalidPayload, "ignored: the first request wins", std::nullopt});
     EXPECT_EQ(r.wakes, 2);
     const auto next = r.outbox->next();
     EXPECT_FALSE(next.frame);
@@ -161,7 +207,7 @@ TEST(Outbox, StreamFramesWaitForTheOpenAndGoWhenClosing) {
     EXPECT_TRUE(r.drain().empty());
     r.outbox->open();
     EXPECT_EQ(r.drain(), (std::vector<std::uint8_t>{3}));
-    r.outbox->request_close({close_code::kNormal, "bye"});
+    r.outbox->request_close({close_code::kNormal, "bye", std::nullopt});
     EXPECT_FALSE(r.outbox->push_stream(frame_of(4)));
 }
 

@@ -493,18 +493,35 @@ std::optional<double> series(const std::string& metrics, const std::string& name
     return std::nullopt;
 }
 
-std::optional<double> family_sum(const std::string& metrics, const std::string& family) {
+namespace {
+
+// Calls each(line, value) for every series of the family.
+template <class Each>
+void for_each_series(const std::string& metrics, const std::string& family, Each each) {
     std::istringstream lines(metrics);
     std::string line;
-    std::optional<double> sum;
     while (std::getline(lines, line)) {
         if (line.size() <= family.size() || !line.starts_with(family)) continue;
         const char next = line[family.size()];
         if (next != ' ' && next != '{') continue;
-        const auto value_at = line.rfind(' ');
-        sum = sum.value_or(0) + std::strtod(line.c_str() + value_at + 1, nullptr);
+        each(line, std::strtod(line.c_str() + line.rfind(' ') + 1, nullptr));
     }
+}
+
+}  // namespace
+
+std::optional<double> family_sum(const std::string& metrics, const std::string& family) {
+    std::optional<double> sum;
+    for_each_series(metrics, family, [&](const std::string&, double value) { sum = sum.value_or(0) + value; });
     return sum;
+}
+
+std::string nonzero_series(const std::string& metrics, const std::string& family) {
+    std::string out;
+    for_each_series(metrics, family, [&](const std::string& line, double value) {
+        if (value != 0) out += line + "\n";
+    });
+    return out;
 }
 
 std::optional<double> open_connections(std::uint16_t port, const std::string& version) {

@@ -227,6 +227,8 @@ std::string scrape_metrics(std::uint16_t port);
 std::optional<double> series(const std::string& metrics, const std::string& name);
 // The sum of every series of a family, whatever its labels; nothing when the family is not listed.
 std::optional<double> family_sum(const std::string& metrics, const std::string& family);
+// The family's series whose value is not zero, one per line: what a failed sum was made of.
+std::string nonzero_series(const std::string& metrics, const std::string& family);
 // hschool_connections over the labels "none", "1" and "4"; nothing when the scrape failed.
 std::optional<double> open_connections(std::uint16_t port);
 std::optional<double> open_connections(std::uint16_t port, const std::string& version);

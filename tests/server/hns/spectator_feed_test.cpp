@@ -76,6 +76,8 @@ public:
         if (queued.size() > 1) queued.resize(1);
     }
     bool reader_lagging() const override { return lagging; }
+    bool writer_behind(std::size_t) override { return false; }
+    void on_writer_caught_up(std::function<void()>) override {}
     void speak(const net::WsProtocol&) override {}
     void reply(protocol::ByteView) override {}
     void read_all() {

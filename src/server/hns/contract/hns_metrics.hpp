@@ -18,6 +18,11 @@ public:
     // A seat's policy kind changed ("" for none: seated, or gone).
     virtual void seat_kind(const char* from, const char* to) = 0;
     virtual void ticks(std::size_t count) = 0;
+    // A frame let go more than a frame time late (the match is behind its 24 Hz); a frame held
+    // until the network threads had written the seats' frames before it (the server is behind).
+    // Not pure: only live matches have them.
+    virtual void frame_late() {}
+    virtual void network_wait() {}
     // Bytes of one stream kind sent in a frame: "player", "global", "reward", "replay", and our
     // browser's compact streams "global_compact", "replay_compact".
     virtual void frame_bytes(const char* stream, std::size_t bytes) = 0;

@@ -1,5 +1,6 @@
 #pragma once
 // Every limit of the hide-and-seek endpoints (spec §2), named once so the pieces and tests agree.
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 
@@ -40,5 +41,14 @@ inline constexpr int kWorkerNice = 10;  // the hub's worker yields to the matche
 inline constexpr int kMatchNice = 0;                      // live matches: as the loop, before the network threads' bulk
 inline constexpr int kReplayViewerNice = 10;             // replay threads yield to matches and the network threads
 inline constexpr int kMaxReplaySeekTicksPerFrame = 256;  // a long seek is spread over frames, so the thread still sleeps
+// Issue 42: a seat's messages the network threads have not written (its socket could take them)
+// before its match holds the next frame: an overloaded server slows every match's ticks instead
+// of piling frames up until the seats are closed as slow readers. A few frames' worth, so a
+// network thread a few milliseconds late never holds a match.
+inline constexpr std::size_t kMaxSeatMessagesUnwritten = 4;
+// A match held for the network looks again this often even without a wake-up (a seat that left).
+inline constexpr auto kNetworkHoldRecheck = std::chrono::milliseconds(100);
+// One `event=hns_behind` line per interval however many matches are late.
+inline constexpr auto kBehindLogInterval = std::chrono::seconds(10);
 
 }  // namespace hschool::server::hns

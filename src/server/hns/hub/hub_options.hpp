@@ -36,6 +36,7 @@ struct HubOptions {
     std::size_t max_viewers_per_match = kDefaultMaxViewersPerMatch;
     std::size_t max_viewers_per_address_per_match = kDefaultMaxViewersPerAddressPerMatch;
     int max_ticks_per_second = kDefaultMaxTicksPerSecond;
+    std::chrono::milliseconds test_frame_delay{0};  // testing: a sleep after every live frame (issue 42's overload)
     // Who may end or change a match (owners mode); unset: everyone (open mode).
     AccessCheck access;
     // Replay-server mode (COGAME_LOAD_REPLAY_URI): this verified replay on /replay, no live match,

@@ -42,6 +42,7 @@ Expected<std::shared_ptr<LiveMatch>> MatchMaker::launch(const std::string& varia
     setup.max_viewers = options_.max_viewers_per_match;
     setup.max_viewers_per_address = options_.max_viewers_per_address_per_match;
     setup.max_ticks_per_second = options_.max_ticks_per_second;
+    setup.test_frame_delay = options_.test_frame_delay;
     setup.start_ms = static_cast<std::uint64_t>(util::unix_ms());
     auto opened = LiveMatch::open(std::move(setup), listener_, metrics_);
     if (!opened) return opened;

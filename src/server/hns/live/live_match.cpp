@@ -5,7 +5,9 @@
 
 #include <algorithm>
 
+#include "net/log_throttle.hpp"
 #include "server/hns/contract/pacing.hpp"
+#include "util/log.hpp"
 #include "util/wall_clock.hpp"
 
 namespace hschool::server::hns {
@@ -102,6 +104,22 @@ void LiveMatch::post(MatchEvent event) {
     if (closed) gate_.closed(socket);
 }
 
+void LiveMatch::writer_caught_up() {
+    {
+        std::lock_guard lock(mutex_);
+        writer_caught_up_ = true;
+    }
+    wake_.notify_one();
+}
+
+void LiveMatch::note_late(SteadyClock::duration late) {
+    static net::LogThrottle behind_log(kBehindLogInterval);  // one line for all matches
+    metrics_.frame_late();
+    if (const auto skipped = behind_log.allow(SteadyClock::now()))
+        logging::info("event=hns_behind match={} late_ms={} similar_events_not_logged={}", setup_.id,
+                      std::chrono::duration_cast<std::chrono::milliseconds>(late).count(), *skipped);
+}
+
 void LiveMatch::publish_seats() {
     std::vector<SeatClaim> claims = seats_.claims();
     if (claims == published_claims_) return;
@@ -179,15 +197,20 @@ void LiveMatch::run() {
     auto not_before = last_return;  // fast mode's ceiling: no frame before this
     std::vector<MatchEvent> events;
     bool stopped = false;
+    bool held_for_network = false;  // the frame is due but a seat's earlier frames are not yet written
     for (;;) {
         // Wait for the next frame time, the decision deadline, or anything from the sockets; while
-        // the ceiling holds the next frame back, only a stop wakes the match.
+        // the ceiling holds the next frame back, only a stop wakes the match; while the network
+        // holds it, the seat's writer calls when it has caught up.
         {
             std::unique_lock lock(mutex_);
             const auto frame_due_at = last_return + std::chrono::microseconds(kFrameMicros);
             const auto due = turns_.waiting() ? turns_.dispatched() + turn_budget : frame_due_at;
             if (SteadyClock::now() < not_before) wake_.wait_until(lock, not_before, [&] { return stop_requested_; });
+            else if (held_for_network)
+                wake_.wait_for(lock, kNetworkHoldRecheck, [&] { return stop_requested_ || !inbox_.empty() || writer_caught_up_; });
             else wake_.wait_until(lock, due, [&] { return stop_requested_ || !inbox_.empty(); });
+            writer_caught_up_ = false;
             events.swap(inbox_);
             // The restart queued is taken: the next one may queue (within the same lock as the swap).
             if (std::any_of(events.begin(), events.end(), [](const MatchEvent& e) { return e.kind == MatchEvent::Kind::Restart; }))
@@ -199,13 +222,20 @@ void LiveMatch::run() {
         if (!events.empty()) publish_seats();
         events.clear();
         const auto now = SteadyClock::now();
+        bool by_the_clock = false;  // this frame goes because its time came (not a turn's replies, not fast mode)
+        held_for_network = false;
 
         if (turns_.waiting()) {
             if (!turns_.settled(seats_, now, turn_budget)) continue;
             turns_.finish(game_, now, metrics_);
         } else if (const auto due = frame_due(now - last_return); due == PaceDecision::Wait) {
             continue;
-        } else if (game_.sim().phase() == sh::GamePhase::Playing) {
+        } else if ((held_for_network = MatchStreams::network_behind(seats_))) {
+            // The server, not a reader, is behind: this match's ticks slow down with everyone's
+            // instead of its seats' frames piling up until they are closed (issue 42).
+            metrics_.network_wait();
+            continue;
+        } else if (by_the_clock = due == PaceDecision::FrameElapsed; game_.sim().phase() == sh::GamePhase::Playing) {
             count_frame(frames_, due, std::chrono::duration_cast<std::chrono::microseconds>(now - last_return).count());
         }
         // The wall-clock stop (§2.9): record, force, zero masks, one last step, hash, quit.
@@ -232,10 +262,12 @@ void LiveMatch::run() {
         publish_view();  // before the frames go out: a client that saw a tick finds it (or later) in the REST
         streams_.send(game_.sim(), seats_, metrics_);
         frames_sent_.fetch_add(1, std::memory_order_relaxed);
+        if (setup_.test_frame_delay.count() > 0) std::this_thread::sleep_for(setup_.test_frame_delay);
         // The limiter returned when it let this frame go (§2.7), not when the frame was sent, and a
         // frame let go a little late keeps the 24 Hz grid: neither a thousand spectators to send to
         // nor a busy machine's late wake-ups may slow the match. More than a frame late starts afresh.
         const auto period = std::chrono::microseconds(kFrameMicros);
+        if (by_the_clock && now - last_return >= 2 * period) note_late(now - last_return - period);
         last_return = now - last_return >= period && now - last_return < 2 * period ? last_return + period : now;
         not_before = last_return + std::chrono::microseconds(
                                        static_cast<std::int64_t>(game_.sim().tick_count() - ticks_before) * 1'000'000 / max_tps);

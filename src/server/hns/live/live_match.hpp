@@ -45,6 +45,7 @@ struct MatchSetup {
     sim::hns::GameConfig config;  // with its room resolved (mapSpec set)
     int bots = 0;                 // seats the server fills itself with burrow, the highest slots
     int max_ticks_per_second = kDefaultMaxTicksPerSecond;  // fast mode's ceiling
+    std::chrono::milliseconds test_frame_delay{0};  // testing: a sleep after every frame, behind by construction
     std::uint64_t start_ms = 0;   // unix ms, the replay header's start time
     std::string owner_hash;       // SHA-256 of the creator's owner token; "" for the operator's matches
     std::string creator_address;  // the client address that made it (per-address budget); "" for the server's
@@ -106,6 +107,7 @@ public:
     // MatchInbox: what the match's sockets and controls send, for its thread.
     void post(MatchEvent event) override;
     std::uint64_t frames_sent() const override { return frames_sent_.load(std::memory_order_relaxed); }
+    void writer_caught_up() override;
 
 private:
     void run();
@@ -117,6 +119,8 @@ private:
     std::uint8_t mask_of(int slot);
     void publish_seats();  // the match thread's seats, for the next admission's check
     void publish_view();
+    // A frame let go more than a frame time late: counted, and logged for all matches once per interval.
+    void note_late(SteadyClock::duration late);
     void finish(bool stopped);
 
     const MatchSetup setup_;
@@ -140,6 +144,7 @@ private:
     std::condition_variable wake_;
     std::vector<MatchEvent> inbox_;
     bool stop_requested_ = false;
+    bool writer_caught_up_ = false;  // a seat's network thread wrote what the held frame waited for
     bool ended_ = false;
     MatchView published_;
     std::thread thread_;

@@ -44,6 +44,8 @@ public:
     virtual void post(MatchEvent event) = 0;
     // Frames the match has sent so far: the sockets' per-frame allowances reset on it.
     virtual std::uint64_t frames_sent() const = 0;
+    // A seat's network thread wrote the frames the match was holding its next one for (on that thread).
+    virtual void writer_caught_up() = 0;
 };
 
 }  // namespace hschool::server::hns

@@ -57,6 +57,12 @@ std::string reward_lines(const sh::Sim& sim) {
 
 }  // namespace
 
+bool MatchStreams::network_behind(MatchSeats& seats) {
+    for (auto& [id, socket] : seats.sockets())
+        if (socket.peer && socket.endpoint == Endpoint::Player && socket.peer->writer_behind(kMaxSeatMessagesUnwritten)) return true;
+    return false;
+}
+
 void MatchStreams::send(const sh::Sim& sim, MatchSeats& seats, HnsMetrics& metrics) {
     std::vector<SpectatorFeed::Viewer> spectators;
     std::optional<std::string> rewards;

@@ -19,6 +19,9 @@ class MatchStreams {
 public:
     // This frame for every socket.
     void send(const sim::hns::Sim& sim, MatchSeats& seats, HnsMetrics& metrics);
+    // A seat's frames wait for a network thread that has not written them (net::WsConnection::
+    // writer_behind): the next frame should wait too; the seat's connection calls back when it is written.
+    static bool network_behind(MatchSeats& seats);
     // Bytes sent to each seat's /player socket so far.
     const std::array<SeatTraffic, kSeats>& traffic() const { return traffic_; }
 

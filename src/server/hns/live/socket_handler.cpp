@@ -17,6 +17,9 @@ void SocketHandler::hold(std::shared_ptr<net::ConnectionLimiter> limiter, net::C
 
 void SocketHandler::on_open(std::shared_ptr<net::WsConnection> connection) {
     connection_ = connection;
+    connection->on_writer_caught_up([match = match_] {
+        if (auto m = match.lock()) m->writer_caught_up();
+    });
     MatchEvent e = make_event(MatchEvent::Kind::Attach);
     e.endpoint = endpoint_;
     e.controls = controls_;
