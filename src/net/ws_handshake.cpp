@@ -1,9 +1,13 @@
 #include "net/ws_handshake.hpp"
 
+#include "net/http_answer.hpp"
+
 #include <openssl/evp.h>
 
 #include <array>
 #include <cstdlib>
+#include <utility>
+#include <vector>
 
 namespace hschool::net {
 
@@ -38,12 +42,12 @@ std::string ws_accept_key(std::string_view key) {
     return std::string(reinterpret_cast<const char*>(encoded.data()), static_cast<std::size_t>(written));
 }
 
+// Written by the one header writer every answer uses (http_answer): a kept-alive 101 has neither
+// Content-Length nor "Connection: close".
 std::string ws_switching_protocols(std::string_view accept_key) {
-    std::string answer =
-        "HTTP/1.1 101 Switching Protocols\r\nServer: hschool\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ";
-    answer += accept_key;
-    answer += "\r\n\r\n";
-    return answer;
+    const std::vector<std::pair<std::string, std::string>> headers{
+        {"Upgrade", "websocket"}, {"Connection", "Upgrade"}, {"Sec-WebSocket-Accept", std::string(accept_key)}};
+    return answer_head({.status = 101, .content_type = {}, .headers = &headers, .content_length = 0, .keep_alive = true});
 }
 
 }  // namespace hschool::net

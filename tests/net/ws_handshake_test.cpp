@@ -101,6 +101,14 @@ TEST(WsHandshake, The101AnswerCarriesTheAcceptKeyAndEndsItsHeaders) {
     EXPECT_NE(answer.find("\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"), std::string::npos) << answer;
     EXPECT_TRUE(answer.ends_with("\r\n\r\n")) << answer;
     EXPECT_EQ(answer.find("\r\n\r\n"), answer.size() - 4) << "one blank line, at the end";
+    EXPECT_EQ(answer.find("Content-Length"), std::string::npos) << "a 101 has no body: " << answer;
+    EXPECT_EQ(answer.find("Connection: close"), std::string::npos) << "the connection goes on as a WebSocket: " << answer;
+}
+
+TEST(WsHandshake, AnAcceptKeyThatCouldSplitThe101IsLeftOut) {
+    const std::string answer = ws_switching_protocols("abc\r\nSet-Cookie: x=1");
+    EXPECT_EQ(answer.find("Set-Cookie"), std::string::npos) << answer;
+    EXPECT_EQ(answer.find("Sec-WebSocket-Accept"), std::string::npos) << answer;
 }
 
 }  // namespace
