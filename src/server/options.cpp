@@ -2,7 +2,9 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdlib>
+#include <algorithm>
 #include <iostream>
+#include <thread>
 
 #include "league/schedule.hpp"  // kMaxPlannedMatches: what a league can plan at all
 #include "server/limits.hpp"
@@ -86,6 +88,9 @@ std::variant<ServerOptions, int> parse_options(int argc, const char* const* argv
     app.add_option("--hns-max-replay-viewers-per-ip", o.hns_max_replay_viewers_per_ip, "/replay sockets from one address (more: 429; 0: no cap)");
     app.add_option("--hns-max-ticks-per-second", o.hns_max_ticks_per_second, "Fast mode's ceiling: ticks a match may step per second")
         ->check(CLI::Range(24, 1'000'000));
+    app.add_option("--hns-match-threads", o.hns_match_threads,
+                   "Threads the live matches share (default: one per core; 0: a thread per match, as when a model is configured)")
+        ->check(CLI::Range(0, 256));
     app.add_option("--hns-test-frame-delay-ms", o.hns_test_frame_delay_ms,
                    "Testing: every live match frame is followed by this many ms of sleep, so with more than 41 the matches "
                    "fall behind 24 Hz by construction (0: off)")
@@ -163,6 +168,7 @@ hns::GameOptions hns_game_options(const ServerOptions& o, net::Ownership ownersh
     g.hub.max_replay_viewers_per_address = o.hns_max_replay_viewers_per_ip;
     g.hub.max_ticks_per_second = o.hns_max_ticks_per_second;
     g.hub.test_frame_delay = std::chrono::milliseconds(o.hns_test_frame_delay_ms);
+    g.hub.match_threads = o.hns_match_threads >= 0 ? static_cast<std::size_t>(o.hns_match_threads) : std::max(1U, std::thread::hardware_concurrency());
     g.leagues.max_running = o.hns_max_leagues;
     g.leagues.max_running_per_address = o.hns_max_leagues_per_ip;
     g.leagues.max_matches = o.hns_max_league_matches;

@@ -39,6 +39,7 @@ struct ServerOptions {
     std::size_t hns_max_replay_viewers = hns::kMaxReplayViewers;
     std::size_t hns_max_replay_viewers_per_ip = hns::kDefaultMaxReplayViewersPerAddress;
     int hns_max_ticks_per_second = hns::kDefaultMaxTicksPerSecond;
+    int hns_match_threads = -1;  // -1: one per core; 0: a thread per match
     int hns_test_frame_delay_ms = 0;  // the abuse suite's overloaded server: matches behind by construction
     // Leagues (issue 33): running at once in all and per address, matches in one league, and the
     // matches all leagues play at once on their low-priority threads.

@@ -75,6 +75,8 @@ Expected<std::unique_ptr<HnsGame>> HnsGame::open(GameOptions options, HnsMetrics
     if (!llm.warning.empty()) logging::warn("event=hns_llm_credentials problem=\"{}\"", llm.warning);
     logging::info("event=hns_llm transport={} detail=\"{}\"", llm_transport_text(llm.transport), describe_llm(llm, ""));
     leagues.llm = llm;
+    // A prompt seat's turn waits seconds for the model on its match's thread: no pool then.
+    if (llm.transport != LlmTransport::None) hub.match_threads = 0;
     return R::ok(std::unique_ptr<HnsGame>(new HnsGame(std::move(options), std::move(archive), metrics)));
 }
 

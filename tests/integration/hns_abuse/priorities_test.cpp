@@ -55,30 +55,53 @@ int count_named(const std::map<int, TaskInfo>& tasks, const std::string& name) {
     return n;
 }
 
-TEST(HnsPriorities, AMatchMadeOverRestRunsAtTheServersPriorityNotTheWorkers) {
+// The threads a REST match runs on (named `match_thread`, `expected` of them) are at the
+// server's own priority, not the nice-10 worker's that built the match's room.
+void expect_match_threads_at_server_priority(const std::vector<std::string>& extra_args, const std::string& match_thread_prefix,
+                                             int expected) {
     TempDir dir;
-    ServerProcess server(server_args(dir));
+    ServerProcess server(server_args(dir, extra_args));
     ASSERT_TRUE(server.started()) << server.output();
     const std::string id = create_bot_match(server.port(), "certification", R"({"huntTurns":40,"maxGames":1})");
     ASSERT_FALSE(id.empty());
-    // The thread names itself as it starts: wait (bounded) until it has.
+    const std::string name = match_thread_prefix.empty() ? "hns-" + id : match_thread_prefix;
+    auto named = [&](const std::map<int, TaskInfo>& tasks) {
+        int n = 0;
+        for (const auto& [tid, t] : tasks) n += t.name.starts_with(name);
+        return n;
+    };
+    // Threads name themselves as they start: wait (bounded) until they have.
     std::map<int, TaskInfo> tasks = tasks_of(server.pid());
-    for (const auto until = Clock::now() + kWait; count_named(tasks, "hns-" + id) == 0 && Clock::now() < until;) {
+    for (const auto until = Clock::now() + kWait; named(tasks) < expected && Clock::now() < until;) {
         std::this_thread::sleep_for(10ms);
         tasks = tasks_of(server.pid());
     }
     ASSERT_TRUE(tasks.contains(server.pid()));
     const int base = tasks.at(server.pid()).nice;
-    const TaskInfo* match = nullptr;
+    EXPECT_EQ(named(tasks), expected) << "threads named " << name;
     const TaskInfo* worker = nullptr;
     for (const auto& [tid, t] : tasks) {
-        if (t.name == "hns-" + id) match = &t;
+        if (t.name.starts_with(name)) {
+            EXPECT_EQ(t.nice, base) << t.name << " inherited the worker's priority";
+        }
         if (t.name == "hns-worker") worker = &t;
+        if (!match_thread_prefix.empty()) {
+            EXPECT_NE(t.name, "hns-" + id) << "the match has a thread of its own beside the pool";
+        }
     }
-    ASSERT_NE(match, nullptr) << "no thread named hns-" << id;
     ASSERT_NE(worker, nullptr) << "no thread named hns-worker";
     EXPECT_GT(worker->nice, base) << "the worker builds rooms in the background";
-    EXPECT_EQ(match->nice, base) << "the match inherited the worker's priority";
+}
+
+// By default the live matches share a pool of one thread per core (issue 42 point 3).
+TEST(HnsPriorities, AMatchMadeOverRestRunsOnThePoolAtTheServersPriorityNotTheWorkers) {
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    expect_match_threads_at_server_priority({}, "hns-pool-", cores);
+}
+
+// --hns-match-threads 0 (as with a model to ask): a thread per match, at the server's priority too.
+TEST(HnsPriorities, AMatchOnAThreadOfItsOwnRunsAtTheServersPriorityNotTheWorkers) {
+    expect_match_threads_at_server_priority({"--hns-match-threads", "0"}, "", 1);
 }
 
 TEST(HnsPriorities, ReplayViewersShareAFewLowPriorityThreads) {

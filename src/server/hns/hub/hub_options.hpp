@@ -36,6 +36,9 @@ struct HubOptions {
     std::size_t max_viewers_per_match = kDefaultMaxViewersPerMatch;
     std::size_t max_viewers_per_address_per_match = kDefaultMaxViewersPerAddressPerMatch;
     int max_ticks_per_second = kDefaultMaxTicksPerSecond;
+    // Threads the live matches share (issue 42); 0: a thread per match. A model to ask (prompt
+    // seats) also means a thread per match: its answers take seconds.
+    std::size_t match_threads = 0;
     std::chrono::milliseconds test_frame_delay{0};  // testing: a sleep after every live frame (issue 42's overload)
     // Who may end or change a match (owners mode); unset: everyone (open mode).
     AccessCheck access;

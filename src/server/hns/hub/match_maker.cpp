@@ -29,6 +29,12 @@ std::variant<sh::GameConfig, HubError> build_config(const CreateRequest& request
     return *resolved;
 }
 
+MatchMaker::MatchMaker(const HubOptions& options, MatchRegistry& registry, HubWorker& worker, MatchListener& listener, HnsMetrics& metrics)
+    : options_(options), registry_(registry), worker_(worker), listener_(listener), metrics_(metrics) {
+    if (options_.match_threads > 0)
+        pool_ = std::make_unique<MatchPool>(options_.match_threads, kMatchNice, launcher_);
+}
+
 Expected<std::shared_ptr<LiveMatch>> MatchMaker::launch(const std::string& variant, sh::GameConfig config, int bots, bool is_default,
                                                         std::string owner_hash, std::string address) {
     MatchSetup setup;
@@ -48,7 +54,7 @@ Expected<std::shared_ptr<LiveMatch>> MatchMaker::launch(const std::string& varia
     if (!opened) return opened;
     std::shared_ptr<LiveMatch> match = *opened;
     if (!registry_.add(match)) return Expected<std::shared_ptr<LiveMatch>>::fail("the server is stopping");
-    match->start(launcher_);
+    match->start(launcher_, pool_.get());
     logging::info("event=hns_match_started id={} variant={} default={} bots={}", match->id(), variant, is_default, bots);
     return opened;
 }

@@ -25,8 +25,7 @@ std::variant<sim::hns::GameConfig, HubError> build_config(const CreateRequest& r
 
 class MatchMaker {
 public:
-    MatchMaker(const HubOptions& options, MatchRegistry& registry, HubWorker& worker, MatchListener& listener, HnsMetrics& metrics)
-        : options_(options), registry_(registry), worker_(worker), listener_(listener), metrics_(metrics) {}
+    MatchMaker(const HubOptions& options, MatchRegistry& registry, HubWorker& worker, MatchListener& listener, HnsMetrics& metrics);
 
     // The default match (the variant's, or drop-in mode's config), when the hub runs one.
     Expected<Done> start_default();
@@ -51,6 +50,7 @@ private:
     MatchListener& listener_;
     HnsMetrics& metrics_;
     net::ThreadLauncher launcher_;  // matches' threads, at the hub's creator's priority whoever asks (outlives them)
+    std::unique_ptr<MatchPool> pool_;  // the matches' shared threads; none: a thread per match
 };
 
 }  // namespace hschool::server::hns

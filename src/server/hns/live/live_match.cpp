@@ -35,18 +35,34 @@ LiveMatch::LiveMatch(MatchSetup setup, sh::Sim sim, MatchListener& listener, Hns
           return stop_requested_;
       }) {}
 
+// The pool holds the match while it runs, so a match destroyed was never pooled or is done.
 LiveMatch::~LiveMatch() {
-    request_stop();
+    {
+        std::lock_guard lock(mutex_);
+        stop_requested_ = true;
+    }
+    gate_.shut();
+    wake_.notify_all();
     if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
     else if (thread_.joinable()) thread_.detach();
 }
 
-void LiveMatch::start(net::ThreadLauncher& launcher) {
+void LiveMatch::start(net::ThreadLauncher& launcher, MatchPool* pool) {
+    if (pool) {
+        pool_.store(pool);
+        pool->add(shared_from_this());
+        return;
+    }
     thread_ = launcher.launch([this] { run(); });
 }
 
 void LiveMatch::stop() {
     request_stop();
+    if (pool_.load()) {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return done_; });
+        return;
+    }
     if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
 }
 
@@ -57,6 +73,7 @@ void LiveMatch::request_stop() {
     }
     gate_.shut();
     wake_.notify_all();
+    if (auto* pool = pool_.load()) pool->wake(*this);
 }
 
 bool LiveMatch::ended() const {
@@ -100,6 +117,7 @@ void LiveMatch::post(MatchEvent event) {
         inbox_.push_back(std::move(event));
     }
     wake_.notify_one();
+    if (auto* pool = pool_.load()) pool->wake(*this);
     // After its close is queued: a re-dial admitted from now on joins behind it and finds the seat free.
     if (closed) gate_.closed(socket);
 }
@@ -110,6 +128,7 @@ void LiveMatch::writer_caught_up() {
         writer_caught_up_ = true;
     }
     wake_.notify_one();
+    if (auto* pool = pool_.load()) pool->wake(*this);
 }
 
 void LiveMatch::note_late(SteadyClock::duration late) {
@@ -187,93 +206,132 @@ std::uint8_t LiveMatch::mask_of(int slot) {
     return game_.driver().compile_mask(game_.sim(), turns_.order(slot), slot);
 }
 
+// The loop's wait: for the ceiling (only a stop cuts it short), for the network to catch up, or
+// for the next frame time or the decision deadline; a socket's event or a stop ends the last two.
+LiveMatch::LoopWait LiveMatch::next_wait() const {
+    const auto turn_budget = std::chrono::milliseconds(std::max(1, setup_.config.turnBudgetMs));
+    if (SteadyClock::now() < not_before_) return {not_before_, false};
+    if (held_for_network_) return {SteadyClock::now() + kNetworkHoldRecheck, true};
+    return {turns_.waiting() ? turns_.dispatched() + turn_budget : last_return_ + std::chrono::microseconds(kFrameMicros), true};
+}
+
+bool LiveMatch::wait_over(const LoopWait& wait) const {
+    return stop_requested_ || SteadyClock::now() >= wait.until || (wait.events_end_it && (!inbox_.empty() || writer_caught_up_));
+}
+
+void LiveMatch::begin_loop() {
+    loop_start_ = SteadyClock::now();
+    last_return_ = loop_start_;
+    not_before_ = loop_start_;
+}
+
+// A match of its own thread: waits on its condition variable between passes.
 void LiveMatch::run() {
     net::take_thread_role(("hns-" + setup_.id).c_str(), kMatchNice);
-    loop_start_ = SteadyClock::now();
-    auto last_return = loop_start_;
+    begin_loop();
+    for (;;) {
+        const LoopWait wait = next_wait();
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait_until(lock, wait.until, [&] { return wait_over(wait); });
+        }
+        if (!pass()) return;
+    }
+}
+
+// A match on the pool: each call is one pass when its wait is over, and says when to look again.
+std::optional<SteadyClock::time_point> LiveMatch::run_pass() {
+    if (!loop_begun_) {
+        loop_begun_ = true;
+        begin_loop();
+        return next_wait().until;
+    }
+    const LoopWait wait = next_wait();
+    {
+        std::lock_guard lock(mutex_);
+        if (!wait_over(wait)) return wait.until;  // woken early: a socket's event while the ceiling holds
+    }
+    if (!pass()) return std::nullopt;
+    return next_wait().until;
+}
+
+// One pass of the loop (spec §2.7) after its wait; false when the match has ended.
+bool LiveMatch::pass() {
     const auto wall_budget = std::chrono::seconds(std::max(1, setup_.config.wallClockBudgetSeconds));
     const auto turn_budget = std::chrono::milliseconds(std::max(1, setup_.config.turnBudgetMs));
     const int max_tps = std::max(1, setup_.max_ticks_per_second);
-    auto not_before = last_return;  // fast mode's ceiling: no frame before this
-    std::vector<MatchEvent> events;
     bool stopped = false;
-    bool held_for_network = false;  // the frame is due but a seat's earlier frames are not yet written
-    for (;;) {
-        // Wait for the next frame time, the decision deadline, or anything from the sockets; while
-        // the ceiling holds the next frame back, only a stop wakes the match; while the network
-        // holds it, the seat's writer calls when it has caught up.
-        {
-            std::unique_lock lock(mutex_);
-            const auto frame_due_at = last_return + std::chrono::microseconds(kFrameMicros);
-            const auto due = turns_.waiting() ? turns_.dispatched() + turn_budget : frame_due_at;
-            if (SteadyClock::now() < not_before) wake_.wait_until(lock, not_before, [&] { return stop_requested_; });
-            else if (held_for_network)
-                wake_.wait_for(lock, kNetworkHoldRecheck, [&] { return stop_requested_ || !inbox_.empty() || writer_caught_up_; });
-            else wake_.wait_until(lock, due, [&] { return stop_requested_ || !inbox_.empty(); });
-            writer_caught_up_ = false;
-            events.swap(inbox_);
-            // The restart queued is taken: the next one may queue (within the same lock as the swap).
-            if (std::any_of(events.begin(), events.end(), [](const MatchEvent& e) { return e.kind == MatchEvent::Kind::Restart; }))
-                gate_.restart_taken();
-            stopped = stop_requested_;
-        }
-        if (stopped) break;
-        for (auto& e : events) handle(e);
-        if (!events.empty()) publish_seats();
-        events.clear();
-        const auto now = SteadyClock::now();
-        bool by_the_clock = false;  // this frame goes because its time came (not a turn's replies, not fast mode)
-        held_for_network = false;
-
-        if (turns_.waiting()) {
-            if (!turns_.settled(seats_, now, turn_budget)) continue;
-            turns_.finish(game_, now, metrics_);
-        } else if (const auto due = frame_due(now - last_return); due == PaceDecision::Wait) {
-            continue;
-        } else if ((held_for_network = MatchStreams::network_behind(seats_))) {
-            // The server, not a reader, is behind: this match's ticks slow down with everyone's
-            // instead of its seats' frames piling up until they are closed (issue 42).
-            metrics_.network_wait();
-            continue;
-        } else if (by_the_clock = due == PaceDecision::FrameElapsed; game_.sim().phase() == sh::GamePhase::Playing) {
-            count_frame(frames_, due, std::chrono::duration_cast<std::chrono::microseconds>(now - last_return).count());
-        }
-        // The wall-clock stop (§2.9): record, force, zero masks, one last step, hash, quit.
-        if (now - loop_start_ >= wall_budget && !game_.sim().finished()) {
-            game_.wall_clock_stop();
-            streams_.send(game_.sim(), seats_, metrics_);
-            break;
-        }
-        if (!turns_.waiting()) {
-            seats_.admit_pending(game_, [this](int slot, const std::string& message) { listener_.on_player_failure(setup_.id, slot, message); });
-            publish_seats();
-            // External seats are deciding: no step yet.
-            if (turns_.begin(game_, seats_, now, std::chrono::duration_cast<std::chrono::seconds>(now - loop_start_), metrics_)) continue;
-        }
-        const int ticks_before = game_.sim().tick_count();
-        game_.step(ticks_per_frame(speed_index_), [this](int slot) { return mask_of(slot); }, metrics_);
-        seats_.clear_ready();
-        // A replay that would outgrow the archive ends the match first, the way the wall clock does.
-        if (game_.replay_full() && !game_.sim().finished()) {
-            game_.wall_clock_stop();
-            end_reason_ = "replay_limit";
-            metrics_.refused("replay_size");
-        }
-        publish_view();  // before the frames go out: a client that saw a tick finds it (or later) in the REST
-        streams_.send(game_.sim(), seats_, metrics_);
-        frames_sent_.fetch_add(1, std::memory_order_relaxed);
-        if (setup_.test_frame_delay.count() > 0) std::this_thread::sleep_for(setup_.test_frame_delay);
-        // The limiter returned when it let this frame go (§2.7), not when the frame was sent, and a
-        // frame let go a little late keeps the 24 Hz grid: neither a thousand spectators to send to
-        // nor a busy machine's late wake-ups may slow the match. More than a frame late starts afresh.
-        const auto period = std::chrono::microseconds(kFrameMicros);
-        if (by_the_clock && now - last_return >= 2 * period) note_late(now - last_return - period);
-        last_return = now - last_return >= period && now - last_return < 2 * period ? last_return + period : now;
-        not_before = last_return + std::chrono::microseconds(
-                                       static_cast<std::int64_t>(game_.sim().tick_count() - ticks_before) * 1'000'000 / max_tps);
-        if (game_.sim().finished() || !end_reason_.empty()) break;
+    {
+        std::lock_guard lock(mutex_);
+        writer_caught_up_ = false;
+        events_.swap(inbox_);
+        // The restart queued is taken: the next one may queue (within the same lock as the swap).
+        if (std::any_of(events_.begin(), events_.end(), [](const MatchEvent& e) { return e.kind == MatchEvent::Kind::Restart; }))
+            gate_.restart_taken();
+        stopped = stop_requested_;
     }
-    finish(stopped);
+    if (stopped) {
+        finish(true);
+        return false;
+    }
+    for (auto& e : events_) handle(e);
+    if (!events_.empty()) publish_seats();
+    events_.clear();
+    const auto now = SteadyClock::now();
+    bool by_the_clock = false;  // this frame goes because its time came (not a turn's replies, not fast mode)
+    held_for_network_ = false;
+
+    if (turns_.waiting()) {
+        if (!turns_.settled(seats_, now, turn_budget)) return true;
+        turns_.finish(game_, now, metrics_);
+    } else if (const auto due = frame_due(now - last_return_); due == PaceDecision::Wait) {
+        return true;
+    } else if ((held_for_network_ = MatchStreams::network_behind(seats_))) {
+        // The server, not a reader, is behind: this match's ticks slow down with everyone's
+        // instead of its seats' frames piling up until they are closed (issue 42).
+        metrics_.network_wait();
+        return true;
+    } else if (by_the_clock = due == PaceDecision::FrameElapsed; game_.sim().phase() == sh::GamePhase::Playing) {
+        count_frame(frames_, due, std::chrono::duration_cast<std::chrono::microseconds>(now - last_return_).count());
+    }
+    // The wall-clock stop (§2.9): record, force, zero masks, one last step, hash, quit.
+    if (now - loop_start_ >= wall_budget && !game_.sim().finished()) {
+        game_.wall_clock_stop();
+        streams_.send(game_.sim(), seats_, metrics_);
+        finish(false);
+        return false;
+    }
+    if (!turns_.waiting()) {
+        seats_.admit_pending(game_, [this](int slot, const std::string& message) { listener_.on_player_failure(setup_.id, slot, message); });
+        publish_seats();
+        // External seats are deciding: no step yet.
+        if (turns_.begin(game_, seats_, now, std::chrono::duration_cast<std::chrono::seconds>(now - loop_start_), metrics_)) return true;
+    }
+    const int ticks_before = game_.sim().tick_count();
+    game_.step(ticks_per_frame(speed_index_), [this](int slot) { return mask_of(slot); }, metrics_);
+    seats_.clear_ready();
+    // A replay that would outgrow the archive ends the match first, the way the wall clock does.
+    if (game_.replay_full() && !game_.sim().finished()) {
+        game_.wall_clock_stop();
+        end_reason_ = "replay_limit";
+        metrics_.refused("replay_size");
+    }
+    publish_view();  // before the frames go out: a client that saw a tick finds it (or later) in the REST
+    streams_.send(game_.sim(), seats_, metrics_);
+    frames_sent_.fetch_add(1, std::memory_order_relaxed);
+    if (setup_.test_frame_delay.count() > 0) std::this_thread::sleep_for(setup_.test_frame_delay);
+    // The limiter returned when it let this frame go (§2.7), not when the frame was sent, and a
+    // frame let go a little late keeps the 24 Hz grid: neither a thousand spectators to send to
+    // nor a busy machine's late wake-ups may slow the match. More than a frame late starts afresh.
+    const auto period = std::chrono::microseconds(kFrameMicros);
+    if (by_the_clock && now - last_return_ >= 2 * period) note_late(now - last_return_ - period);
+    last_return_ = now - last_return_ >= period && now - last_return_ < 2 * period ? last_return_ + period : now;
+    not_before_ = last_return_ + std::chrono::microseconds(static_cast<std::int64_t>(game_.sim().tick_count() - ticks_before) * 1'000'000 / max_tps);
+    if (game_.sim().finished() || !end_reason_.empty()) {
+        finish(false);
+        return false;
+    }
+    return true;
 }
 
 void LiveMatch::finish(bool stopped) {
@@ -311,6 +369,11 @@ void LiveMatch::finish(bool stopped) {
         if (s.peer) s.peer->close(stopped ? net::close_code::kGoingAway : net::close_code::kNormal, stopped ? "match ended" : "match over");
     }
     seats_.sockets().clear();
+    {
+        std::lock_guard lock(mutex_);
+        done_ = true;
+    }
+    wake_.notify_all();
 }
 
 }  // namespace hschool::server::hns

@@ -1,10 +1,11 @@
 #pragma once
-// One live hide-and-seek match on its own thread (spec §2.7's loop): seats join over /player,
-// spectators over /global and /admin, reward readers over /reward. Its thread alone touches the
-// game; sockets reach it through its inbox, so a match that waits for a decision or a slow seat
-// delays only itself — never the arena, the schools or another match. The loop's parts: the door
-// (match_gate), the game (match_game), the seats (match_seats), the turns (match_turns) and what
-// goes out (match_streams).
+// One live hide-and-seek match (spec §2.7's loop), on the match pool or a thread of its own: seats
+// join over /player, spectators over /global and /admin, reward readers over /reward. One pass at
+// a time touches the game; sockets reach it through its inbox, so a match that waits for a slow
+// seat delays only itself — never the arena, the schools or another match. A match whose prompt
+// seats may ask a model waits seconds for it, so it gets its own thread. The loop's parts: the
+// door (match_gate), the game (match_game), the seats (match_seats), the turns (match_turns) and
+// what goes out (match_streams).
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -30,6 +31,7 @@
 #include "server/hns/live/match_event.hpp"
 #include "server/hns/live/match_game.hpp"
 #include "server/hns/live/match_gate.hpp"
+#include "server/hns/live/match_pool.hpp"
 #include "server/hns/live/match_seats.hpp"
 #include "server/hns/live/match_streams.hpp"
 #include "server/hns/live/match_turns.hpp"
@@ -71,7 +73,7 @@ public:
     virtual void on_player_failure(const std::string& /*id*/, int /*slot*/, const std::string& /*message*/) {}
 };
 
-class LiveMatch final : public MatchInbox, public std::enable_shared_from_this<LiveMatch> {
+class LiveMatch final : public MatchInbox, public PoolTask, public std::enable_shared_from_this<LiveMatch> {
 public:
     // Builds the match's sim (a big room takes milliseconds); why not, when the config cannot make one.
     static Expected<std::shared_ptr<LiveMatch>> open(MatchSetup setup, MatchListener& listener, HnsMetrics& metrics);
@@ -80,9 +82,11 @@ public:
     LiveMatch(const LiveMatch&) = delete;
     LiveMatch& operator=(const LiveMatch&) = delete;
 
-    // Its thread comes from `launcher`, so it runs before replay viewers whoever created the match.
-    void start(net::ThreadLauncher& launcher);
-    // Ends the match now without archiving it; sockets get 1001. Not from the match's own thread.
+    // On `pool` when there is one; otherwise its thread comes from `launcher`, so it runs before
+    // replay viewers whoever created the match. The pool outlives the match's run.
+    void start(net::ThreadLauncher& launcher, MatchPool* pool);
+    // Ends the match now without archiving it and waits until it has; sockets get 1001. Not from
+    // the match's own pass, nor from another match's on the pool.
     void stop();
     // Asks the match to end (as stop) and returns at once; stop() later joins its thread.
     void request_stop();
@@ -109,8 +113,19 @@ public:
     std::uint64_t frames_sent() const override { return frames_sent_.load(std::memory_order_relaxed); }
     void writer_caught_up() override;
 
+    // PoolTask: one pass of the loop when its wait is over; nullopt when the match has ended.
+    std::optional<SteadyClock::time_point> run_pass() override;
+
 private:
-    void run();
+    struct LoopWait {
+        SteadyClock::time_point until;
+        bool events_end_it = true;  // a socket's event (or the network catching up) ends it early
+    };
+    void run();  // its own thread: passes, with the waits between them
+    void begin_loop();
+    LoopWait next_wait() const;
+    bool wait_over(const LoopWait& wait) const;  // under mutex_
+    bool pass();
     void handle(MatchEvent& event);
     void on_text(const MatchSocket& socket, const MatchEvent& event);
     void restart();
@@ -139,6 +154,12 @@ private:
     std::vector<SeatClaim> published_claims_;  // the seats as the gate last saw them
     std::string end_reason_;                   // set when the server ended the match early ("replay_limit")
     SteadyClock::time_point loop_start_{};
+    SteadyClock::time_point last_return_{};  // when the limiter last let a frame go (§2.7)
+    SteadyClock::time_point not_before_{};   // fast mode's ceiling: no frame before this
+    bool held_for_network_ = false;          // the frame is due but a seat's earlier frames are not yet written
+    bool loop_begun_ = false;
+    std::vector<MatchEvent> events_;  // the inbox as the last pass took it
+    std::atomic<MatchPool*> pool_{nullptr};  // set by start(); sockets may post before it is
 
     mutable std::mutex mutex_;  // guards everything below
     std::condition_variable wake_;
@@ -146,6 +167,7 @@ private:
     bool stop_requested_ = false;
     bool writer_caught_up_ = false;  // a seat's network thread wrote what the held frame waited for
     bool ended_ = false;
+    bool done_ = false;  // finish() has returned: stop() waits for it on the pool
     MatchView published_;
     std::thread thread_;
 };
