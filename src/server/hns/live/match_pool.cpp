@@ -65,19 +65,29 @@ void MatchPool::queue_locked(std::shared_ptr<PoolTask> task, Clock::time_point d
     if (notify && due < watched_) wake_.notify_one();
 }
 
-bool MatchPool::drop_stale_locked() {
+bool MatchPool::drop_stale_locked(std::vector<std::shared_ptr<PoolTask>>& released) {
     while (!queue_.empty()) {
         const Entry& top = queue_.top();
         if (top.generation == top.task->generation_ && top.task->state_ == PoolTask::State::Waiting) return true;
-        queue_.pop();  // superseded by a wake, or its task is done
+        released.push_back(top.task);  // superseded by a wake, or its task is done
+        queue_.pop();
     }
     return false;
 }
 
 void MatchPool::work() {
+    // A task's last reference may go here: it is let go with the lock released, so a match's
+    // destructor never runs under the pool's lock.
+    std::vector<std::shared_ptr<PoolTask>> released;
     std::unique_lock lock(mutex_);
     while (!stopping_) {
-        const bool any = drop_stale_locked();
+        const bool any = drop_stale_locked(released);
+        if (!released.empty()) {
+            lock.unlock();
+            released.clear();
+            lock.lock();
+            continue;
+        }
         const auto now = Clock::now();
         if (!any || (queue_.top().due > now && watched_ <= queue_.top().due)) {
             wake_.wait(lock);  // nothing to run, and another worker watches the clock
@@ -95,15 +105,20 @@ void MatchPool::work() {
         task->state_ = PoolTask::State::Running;
         task->woken_while_running_ = false;
         // Another task due now goes to an idle worker while this one runs, and one watches the clock.
-        if (drop_stale_locked() && (queue_.top().due <= now || watched_ == Clock::time_point::max())) wake_.notify_one();
+        if (drop_stale_locked(released) && (queue_.top().due <= now || watched_ == Clock::time_point::max())) wake_.notify_one();
         lock.unlock();
+        released.clear();
         const std::optional<Clock::time_point> next = task->run_pass();
-        lock.lock();
         if (!next) {
+            lock.lock();
             task->state_ = PoolTask::State::Done;
             task->self_.reset();
+            lock.unlock();
+            task.reset();
+            lock.lock();
             continue;
         }
+        lock.lock();
         task->state_ = PoolTask::State::Waiting;
         const Clock::time_point due = task->woken_while_running_ ? Clock::now() : on_grain(*next);
         queue_locked(std::move(task), due, false);

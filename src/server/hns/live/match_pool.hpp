@@ -62,7 +62,8 @@ private:
     };
     void work();
     void queue_locked(std::shared_ptr<PoolTask> task, PoolTask::Clock::time_point due, bool notify);
-    bool drop_stale_locked();  // pops superseded entries; true when an entry is left
+    // Pops superseded entries into `released`; true when an entry is left.
+    bool drop_stale_locked(std::vector<std::shared_ptr<PoolTask>>& released);
 
     std::mutex mutex_;  // guards the queue, what follows and every task's pool state
     std::condition_variable wake_;
