@@ -18,8 +18,9 @@ net::WsProtocol protocol_of(const dispatch::Promote& promote) {
     net::WsProtocol protocol;
     protocol.tag = tag_of(promote.version);
     protocol.max_message_bytes = promote.max_inbound_bytes;
+    // Arena players send an Input a tick or more: read in batches, not woken (and re-armed) per message.
+    if (promote.version == WireVersion::Arena || promote.version == WireVersion::ArenaV5) protocol.polled_reads = true;
     if (promote.version == WireVersion::ArenaV5) {
-        protocol.polled_reads = true;  // one Input a tick: read in batches, not woken per message
         protocol.not_sent_lowat_bytes = kV5NotSentLowatBytes;  // deltas skip rather than queue in the kernel
     }
     return protocol;
