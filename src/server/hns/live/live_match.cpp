@@ -211,7 +211,7 @@ std::uint8_t LiveMatch::mask_of(int slot) {
 LiveMatch::LoopWait LiveMatch::next_wait() const {
     const auto turn_budget = std::chrono::milliseconds(std::max(1, setup_.config.turnBudgetMs));
     if (SteadyClock::now() < not_before_) return {not_before_, false};
-    if (held_for_network_) return {SteadyClock::now() + kNetworkHoldRecheck, true};
+    if (held_for_network_) return {hold_recheck_at_, true};
     return {turns_.waiting() ? turns_.dispatched() + turn_budget : last_return_ + std::chrono::microseconds(kFrameMicros), true};
 }
 
@@ -289,6 +289,7 @@ bool LiveMatch::pass() {
     } else if ((held_for_network_ = MatchStreams::network_behind(seats_))) {
         // The server, not a reader, is behind: this match's ticks slow down with everyone's
         // instead of its seats' frames piling up until they are closed (issue 42).
+        hold_recheck_at_ = now + kNetworkHoldRecheck;  // a fixed time: a pass woken early keeps it
         metrics_.network_wait();
         return true;
     } else if (by_the_clock = due == PaceDecision::FrameElapsed; game_.sim().phase() == sh::GamePhase::Playing) {

@@ -157,6 +157,7 @@ private:
     SteadyClock::time_point last_return_{};  // when the limiter last let a frame go (§2.7)
     SteadyClock::time_point not_before_{};   // fast mode's ceiling: no frame before this
     bool held_for_network_ = false;          // the frame is due but a seat's earlier frames are not yet written
+    SteadyClock::time_point hold_recheck_at_{};  // held: look again then, if no writer says so before
     bool loop_begun_ = false;
     std::vector<MatchEvent> events_;  // the inbox as the last pass took it
     std::atomic<MatchPool*> pool_{nullptr};  // set by start(); sockets may post before it is
