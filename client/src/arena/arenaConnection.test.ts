@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { v1 } from '../net/protocol';
 import { decodedSent, lastFakeSocket as fake, restoreSockets, useFakeSockets } from '../net/fakeWebSocket.testing';
-import { ArenaConnection, MAX_SEQUENCE } from './arenaConnection';
+import type { ConnectionState } from '../net/reconnectingSocket';
+import { ARENA_FULL_CLOSE_REASON, ArenaConnection, MAX_SEQUENCE, TRY_AGAIN_LATER_CLOSE_CODE, waitNotice } from './arenaConnection';
 import type { ConnectionEvents, WorldMessage } from './arenaConnection';
 
 const INPUT_MS = 50;
@@ -37,15 +38,18 @@ class RecordingConnection extends ArenaConnection<v1.ClientMessage, v1.ServerMes
 describe('ArenaConnection', () => {
   let connection: RecordingConnection;
   let states: string[];
+  let seen: ConnectionState[];
   let rtts: number[];
 
   beforeEach(() => {
     useFakeSockets({ protocol: 'http:', host: 'game.example' });
     states = [];
+    seen = [];
     rtts = [];
     connection = new RecordingConnection({
       onConnection: (state) => {
         states.push(state.phase);
+        seen.push(state);
         connection.log.push(`state ${state.phase}`);
       },
       onPing: (rtt) => rtts.push(rtt),
@@ -111,5 +115,24 @@ describe('ArenaConnection', () => {
     expect(states.at(-1)).toBe('closed');
     expect(connection.log.slice(-2)).toStrictEqual(['forget', 'state closed']);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('tells a full arena from a busy server by 1013\'s reason, and says nothing for other drops', () => {
+    const noticeAfter = (code: number, reason: string) => {
+      fake().accept();
+      fake().drop(code, reason);
+      const state = seen.at(-1)!;
+      vi.advanceTimersByTime(60_000); // the retry: a new socket for the next case
+      return { state, notice: waitNotice(state) };
+    };
+    const full = noticeAfter(TRY_AGAIN_LATER_CLOSE_CODE, ARENA_FULL_CLOSE_REASON);
+    expect(full.state).toMatchObject({ phase: 'waiting', closeCode: 1013, closeReason: 'arena is full' });
+    expect(full.notice).toBe('arenaFull');
+    expect(noticeAfter(TRY_AGAIN_LATER_CLOSE_CODE, 'the server is behind').notice).toBe('serverBusy');
+    expect(noticeAfter(TRY_AGAIN_LATER_CLOSE_CODE, 'server is busy').notice).toBe('serverBusy');
+    expect(noticeAfter(TRY_AGAIN_LATER_CLOSE_CODE, '').notice).toBe('serverBusy');
+    expect(noticeAfter(1006, '').notice).toBeNull();
+    expect(noticeAfter(1011, ARENA_FULL_CLOSE_REASON).notice).toBeNull();
+    expect(waitNotice({ phase: 'open' })).toBeNull();
   });
 });

@@ -8,7 +8,18 @@ import { ReconnectingSocket, gameSocketUrl } from '../net/reconnectingSocket';
 import type { ConnectionState } from '../net/reconnectingSocket';
 import type { NamedHello, Ping, Pong } from '../net/sharedMessages';
 
-export const ARENA_FULL_CLOSE_CODE = 1013; // "try again later": the arena is full
+export const TRY_AGAIN_LATER_CLOSE_CODE = 1013;
+// 1013's reasons (docs/protocol.md): the arena's own ("arena is full") and the server's ("server is
+// busy", "the server is behind"); a page says which, since only the first is about the arena.
+export const ARENA_FULL_CLOSE_REASON = 'arena is full';
+
+export type WaitNotice = 'arenaFull' | 'serverBusy';
+
+// What a page tells a player while it waits to reconnect: nothing for an ordinary drop.
+export function waitNotice(state: ConnectionState): WaitNotice | null {
+  if (state.phase !== 'waiting' || state.closeCode !== TRY_AGAIN_LATER_CLOSE_CODE) return null;
+  return state.closeReason === ARENA_FULL_CLOSE_REASON ? 'arenaFull' : 'serverBusy';
+}
 export const MAX_SEQUENCE = 0xffffffff; // the u32 on the wire; the next one after it is 1
 
 export interface ConnectionEvents {

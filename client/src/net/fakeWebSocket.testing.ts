@@ -11,7 +11,7 @@ export class FakeWebSocket {
   sent: Uint8Array[] = [];
   onopen: (() => void) | null = null;
   onmessage: ((event: { data: ArrayBuffer }) => void) | null = null;
-  onclose: ((event: { code: number }) => void) | null = null;
+  onclose: ((event: { code: number; reason: string }) => void) | null = null;
   onerror: (() => void) | null = null;
 
   constructor(readonly url: string) {
@@ -30,9 +30,9 @@ export class FakeWebSocket {
   deliver(bytes: Uint8Array) {
     this.onmessage?.({ data: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer });
   }
-  drop(code = 1006) {
+  drop(code = 1006, reason = '') {
     this.readyState = FakeWebSocket.CLOSED;
-    this.onclose?.({ code });
+    this.onclose?.({ code, reason });
   }
 }
 

@@ -6,7 +6,7 @@ export const GAME_SOCKET_PATH = '/ws/game';
 export type ConnectionState =
   | { phase: 'connecting'; attempt: number }
   | { phase: 'open' }
-  | { phase: 'waiting'; attempt: number; retryAt: number; closeCode: number }
+  | { phase: 'waiting'; attempt: number; retryAt: number; closeCode: number; closeReason: string }
   | { phase: 'closed' };
 
 export interface SocketHandlers {
@@ -106,14 +106,14 @@ export class ReconnectingSocket {
       if (this.socket !== socket) return;
       this.socket = null;
       if (this.stopped) return;
-      this.scheduleRetry(event.code);
+      this.scheduleRetry(event.code, event.reason);
     };
   }
 
-  private scheduleRetry(closeCode: number): void {
+  private scheduleRetry(closeCode: number, closeReason: string): void {
     const attempt = ++this.failures;
     const delay = backoffDelay(attempt);
-    this.handlers.onState({ phase: 'waiting', attempt, retryAt: Date.now() + delay, closeCode });
+    this.handlers.onState({ phase: 'waiting', attempt, retryAt: Date.now() + delay, closeCode, closeReason });
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       this.connect();

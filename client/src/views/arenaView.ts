@@ -1,7 +1,8 @@
 // The arena over protocol v5: the own avatar predicted (it answers on the next frame), the others
 // interpolated 100 ms back, the far-density layer, a camera on larger worlds, ping and the
 // measured key-to-screen latency.
-import { ARENA_FULL_CLOSE_CODE } from '../arena/arenaConnection';
+import { waitNotice } from '../arena/arenaConnection';
+import type { WaitNotice } from '../arena/arenaConnection';
 import { V5Session } from '../arena/v5Session';
 import { HeldKeys } from '../arena/keyboard';
 import { KeyToScreen } from '../arena/keyToScreen';
@@ -44,6 +45,7 @@ export class ArenaView implements View {
   private readonly keyToScreen = new KeyToScreen();
   private ownDrawn: { x: number; y: number } | null = null; // in the frame being drawn
   private farTick = -1;
+  private waitNotice: WaitNotice | null = null;
 
   constructor() {
     this.banner = new ConnectionBanner(() => this.session.retryNow());
@@ -51,8 +53,9 @@ export class ArenaView implements View {
       onConnection: (state) => {
         this.connection = state;
         this.banner.update(state);
-        // 1013 is "try again later": the arena is full, which deserves its own words.
-        this.notice.hidden = !(state.phase === 'waiting' && state.closeCode === ARENA_FULL_CLOSE_CODE);
+        // 1013 is "try again later": a full arena, or a busy server; each deserves its own words.
+        this.waitNotice = waitNotice(state);
+        this.renderNotice();
         if (state.phase !== 'open') {
           this.renderer.clear();
           this.keyToScreen.reset();
@@ -123,9 +126,14 @@ export class ArenaView implements View {
     this.session.inputChanged();
   }
 
+  private renderNotice(): void {
+    this.notice.hidden = this.waitNotice === null;
+    this.notice.textContent = this.waitNotice === 'serverBusy' ? t('arena.serverBusy') : t('arena.full');
+  }
+
   private render(): void {
     this.banner.render();
-    this.notice.textContent = t('arena.full');
+    this.renderNotice();
     replaceChildren(
       this.element,
       h('div', { class: 'arena-header' },
