@@ -21,6 +21,16 @@ cd "$root"
 logs=build/logs
 mkdir -p "$logs"
 run_make() { make --no-print-directory "$@"; }
+# Runs one foreground stage, its output also kept in $logs/NAME.log for the list of failures at the end.
+run_stage() { local name=$1; shift; run_make "$@" 2>&1 | tee "$logs/$name.log"; return "${PIPESTATUS[0]}"; }
+# The names of what failed in the stage NAME's log (ctest's list, node:test's and Vitest's lines):
+# printed last, so they are in the few lines a CI log keeps of a long run.
+failures_of() {
+  local log="$logs/$1.log"
+  [ -f "$log" ] || return 0
+  { sed -n '/The following tests FAILED/,$p' "$log" | grep -E '^[[:space:]]+[0-9]+ - '
+    grep -E '^not ok |^ *(FAIL|×) ' "$log"; } | head -n 12 | sed "s/^[[:space:]]*/  $1: /"
+}
 run_make stage-reset
 started=$(date +%s)
 failed=()
@@ -86,11 +96,11 @@ run_make build || { echo "make test: the release build failed"; exit 1; }
 
 : > "$background_log"
 start_background "make --no-print-directory build-asan && touch '$asan_built' && make --no-print-directory run-fuzzers"
-run_make test-release-only || failed+=(test-release)
-run_make test-client || failed+=(vitest)
-run_make test-e2e-only || failed+=(e2e)
+run_stage test-release test-release-only || failed+=(test-release)
+run_stage vitest test-client || failed+=(vitest)
+run_stage e2e test-e2e-only || failed+=(e2e)
 if ensure_asan_tree; then
-  run_make test-asan-only || failed+=(test-asan)
+  run_stage test-asan test-asan-only || failed+=(test-asan)
 else
   failed+=(build-asan)
 fi
@@ -105,6 +115,7 @@ fi
 scripts/stage-summary.sh
 echo "wall clock     $(( $(date +%s) - started )) s (stages overlap, so this is less than their sum)"
 if [ ${#failed[@]} -gt 0 ]; then
+  for stage in "${failed[@]}"; do failures_of "$stage"; done
   echo "make test: FAILED: ${failed[*]}"
   exit 1
 fi
