@@ -87,6 +87,7 @@ void GameLoop::run() {
             metrics_.steps_dropped(static_cast<std::uint64_t>(plan.dropped));
         }
         next = plan.next_deadline;
+        if (plan.steps > 1) metrics_.steps_caught_up(static_cast<std::uint64_t>(plan.steps - 1));
         {
             const net::WakeBatch wakes;  // network threads start writing once the whole broadcast is queued
             drain_commands();

@@ -79,6 +79,7 @@ struct Metrics::Families {
     prometheus::Histogram* arena_simulate = nullptr;
     prometheus::Counter* overruns = nullptr;
     prometheus::Counter* steps_dropped = nullptr;
+    prometheus::Counter* steps_caught_up = nullptr;
     prometheus::Counter* store_errors = nullptr;
     std::array<prometheus::Counter*, kVersions> budget_exceeded{};
     prometheus::Family<prometheus::Gauge>* hns_matches = nullptr;
@@ -155,6 +156,9 @@ Metrics::Metrics() : registry_(std::make_shared<prometheus::Registry>()), f_(std
                               .Add({}, Histogram::BucketBoundaries{0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01});
     f_->overruns = &BuildCounter().Name("hschool_tick_overruns_total").Help("Wake-ups that took longer than one tick").Register(*registry_).Add({});
     f_->steps_dropped = &BuildCounter().Name("hschool_steps_dropped_total").Help("Steps skipped after a stall longer than the catch-up limit").Register(*registry_).Add({});
+    f_->steps_caught_up = &BuildCounter().Name("hschool_steps_caught_up_total")
+                               .Help("Steps of a late wake-up before its last: clients saw no frame of their tick")
+                               .Register(*registry_).Add({});
     f_->hns_matches = &BuildGauge().Name("hschool_hns_matches").Help("Live hide-and-seek matches by phase").Register(*registry_);
     for (const char* phase : {"lobby", "playing", "game_over"}) f_->hns_matches->Add({{"phase", phase}});
     f_->hns_seats = &BuildGauge().Name("hschool_hns_seats").Help("Seated hide-and-seek seats by policy kind").Register(*registry_);
@@ -220,6 +224,7 @@ void Metrics::tick(double seconds) { f_->tick->Observe(seconds); }
 void Metrics::arena_simulate(double seconds) { f_->arena_simulate->Observe(seconds); }
 void Metrics::tick_overrun() { f_->overruns->Increment(); }
 void Metrics::steps_dropped(std::uint64_t steps) { f_->steps_dropped->Increment(static_cast<double>(steps)); }
+void Metrics::steps_caught_up(std::uint64_t steps) { f_->steps_caught_up->Increment(static_cast<double>(steps)); }
 void Metrics::http_request(unsigned status) { f_->http->Add({{"status", std::to_string(status)}}).Increment(); }
 void Metrics::store_error() { f_->store_errors->Increment(); }
 

@@ -61,6 +61,8 @@ public:
     void arena_simulate(double seconds) override;  // ArenaMetrics: arena steps + snapshot capture and encode, per wake-up
     void tick_overrun();
     void steps_dropped(std::uint64_t steps);
+    // Steps of a late wake-up before its last: their frames went out with the last one's tick.
+    void steps_caught_up(std::uint64_t steps);
     void store_error() override;  // SchoolsMetrics: a database write that failed (clock batch, create or delete)
     void commands_rejected();                        // the loop's inbox was full
     void school_control_refused() override;          // SchoolsMetrics: owners mode, SetRunning/SetSpeed without the token

@@ -41,7 +41,7 @@ TEST_F(Http, MetricsListEveryFamilyInPrometheusText) {
                                "hschool_bytes_in_total", "hschool_frames_out_total{version=\"4\"}", "hschool_bytes_out_total",
                                "hschool_frames_dropped_total", "hschool_frames_rejected_total",
                                "hschool_tick_duration_seconds_bucket", "hschool_tick_duration_seconds_count",
-                               "hschool_tick_overruns_total", "hschool_steps_dropped_total",
+                               "hschool_tick_overruns_total", "hschool_steps_dropped_total", "hschool_steps_caught_up_total",
                                "hschool_http_requests_total"}) {
         EXPECT_NE(response.body.find(series), std::string::npos) << series;
     }

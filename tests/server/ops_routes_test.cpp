@@ -87,12 +87,14 @@ TEST(Metrics, CountWhatTheServerReports) {
     metrics.connection_spoke(tag_of(WireVersion::Arena));
     metrics.frames_dropped(tag_of(WireVersion::Arena), 3);
     metrics.steps_dropped(36);
+    metrics.steps_caught_up(4);
     metrics.close_sent(1009);
     const auto body = get(router, "/metrics").body;
     EXPECT_NE(body.find("hschool_connections{version=\"1\"} 1"), std::string::npos) << body;
     EXPECT_NE(body.find("hschool_connections{version=\"none\"} 0"), std::string::npos);
     EXPECT_NE(body.find("hschool_frames_dropped_total{version=\"1\"} 3"), std::string::npos);
     EXPECT_NE(body.find("hschool_steps_dropped_total 36"), std::string::npos);
+    EXPECT_NE(body.find("hschool_steps_caught_up_total 4"), std::string::npos);
     EXPECT_NE(body.find("hschool_closes_total{code=\"1009\"} 1"), std::string::npos);
 }
 

@@ -530,6 +530,12 @@ std::optional<double> open_connections(std::uint16_t port, const std::string& ve
     return series(metrics, "hschool_connections{version=\"" + version + "\"}");
 }
 
+std::optional<std::size_t> steps_caught_up(std::uint16_t port) {
+    const auto value = series(scrape_metrics(port), "hschool_steps_caught_up_total");
+    if (!value) return std::nullopt;
+    return static_cast<std::size_t>(*value);
+}
+
 std::optional<double> open_connections(std::uint16_t port) {
     const auto metrics = scrape_metrics(port);
     if (metrics.empty()) return std::nullopt;
@@ -638,13 +644,13 @@ void CountingClient::stop() {
     if (thread_.joinable()) thread_.join();
 }
 
-double CountingClient::delivery() const {
+double CountingClient::delivery(std::size_t unsent) const {
     const auto span = expected();
     if (span == 0) return 0;
     std::vector<std::int64_t> distinct = marks_;
     std::sort(distinct.begin(), distinct.end());
     distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-    return static_cast<double>(distinct.size()) / static_cast<double>(span);
+    return static_cast<double>(std::min(span, distinct.size() + unsent)) / static_cast<double>(span);
 }
 
 // ---- ArenaPlayer ----

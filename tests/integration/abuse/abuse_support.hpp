@@ -231,6 +231,9 @@ std::optional<double> family_sum(const std::string& metrics, const std::string& 
 std::string nonzero_series(const std::string& metrics, const std::string& family);
 // hschool_connections over the labels "none", "1" and "4"; nothing when the scrape failed.
 std::optional<double> open_connections(std::uint16_t port);
+// hschool_steps_caught_up_total: ticks a late game loop stepped without a frame of their own (a busy
+// machine woke it late; its clients see those ticks skipped); nothing when the scrape failed.
+std::optional<std::size_t> steps_caught_up(std::uint16_t port);
 std::optional<double> open_connections(std::uint16_t port, const std::string& version);
 
 std::optional<std::size_t> rss_bytes(pid_t pid);      // VmRSS from /proc/PID/status
@@ -257,8 +260,10 @@ public:
     // Stops the thread; then the counts below are final.
     void stop();
     std::size_t received() const { return count_.load(); }  // safe while running
-    // Distinct marks received over the span from the first to the last received; 0 without frames.
-    double delivery() const;
+    // Distinct marks received over the span from the first to the last received, with up to
+    // `unsent` missing marks forgiven: ticks the server stepped without a frame (steps_caught_up
+    // over the client's span), which no client could have received; 0 without frames.
+    double delivery(std::size_t unsent) const;
     // How many marks the span from the first to the last received should hold; 0 without frames.
     virtual std::size_t expected() const = 0;
     std::optional<WsEnded> ended() const { return ended_; }
