@@ -14,7 +14,7 @@
 #include "server/hns/contract/query.hpp"
 #include "server/hns/hub/match_maker.hpp"
 #include "server/hns/live/live_match.hpp"
-#include "server/hns/live/match_pool.hpp"
+#include "net/task_pool.hpp"
 #include "wait.hpp"
 
 namespace hschool::server::hns::held_match_test {
@@ -71,7 +71,7 @@ public:
 // One match with seat 0 ours and five bots, on a pool of one thread (pool) or its own thread.
 void a_held_match_looks_again_without_a_call_back(bool pool) {
     net::ThreadLauncher launcher;
-    MatchPool match_pool(1, 0, launcher);
+    net::TaskPool match_pool(1, 0, "held-pool", launcher);
     CountingMetrics metrics;
     QuietListener listener;
 

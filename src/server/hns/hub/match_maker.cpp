@@ -32,7 +32,7 @@ std::variant<sh::GameConfig, HubError> build_config(const CreateRequest& request
 MatchMaker::MatchMaker(const HubOptions& options, MatchRegistry& registry, HubWorker& worker, MatchListener& listener, HnsMetrics& metrics)
     : options_(options), registry_(registry), worker_(worker), listener_(listener), metrics_(metrics) {
     if (options_.match_threads > 0)
-        pool_ = std::make_unique<MatchPool>(options_.match_threads, kMatchNice, launcher_);
+        pool_ = std::make_unique<net::TaskPool>(options_.match_threads, kMatchNice, "hns-pool", launcher_);
 }
 
 Expected<std::shared_ptr<LiveMatch>> MatchMaker::launch(const std::string& variant, sh::GameConfig config, int bots, bool is_default,

@@ -50,7 +50,7 @@ private:
     MatchListener& listener_;
     HnsMetrics& metrics_;
     net::ThreadLauncher launcher_;  // matches' threads, at the hub's creator's priority whoever asks (outlives them)
-    std::unique_ptr<MatchPool> pool_;  // the matches' shared threads; none: a thread per match
+    std::unique_ptr<net::TaskPool> pool_;  // the matches' shared threads; none: a thread per match
 };
 
 }  // namespace hschool::server::hns

@@ -12,14 +12,16 @@
 #include <variant>
 
 #include "net/connection_limiter.hpp"
+#include "net/task_pool.hpp"
+#include "net/thread_role.hpp"
 #include "net/ws_connection.hpp"
 #include "server/hns/contract/admission.hpp"
 #include "server/hns/contract/hns_metrics.hpp"
+#include "server/hns/contract/limits.hpp"
 #include "server/hns/contract/query.hpp"
 #include "server/hns/hub/hub_options.hpp"
 #include "server/hns/hub/hub_worker.hpp"
 #include "server/hns/hub/match_registry.hpp"
-#include "server/hns/streams/replay_pool.hpp"
 
 namespace hschool::store {
 class HnsArchive;
@@ -62,7 +64,10 @@ private:
     HnsMetrics& metrics_;
     std::shared_ptr<std::atomic<int>> replay_viewers_ = std::make_shared<std::atomic<int>>(0);
     net::ConnectionLimiter replay_limiter_;  // /replay sockets in all and per address
-    ReplayPool replay_pool_{ReplayPool::one_per_core()};  // draws every /replay viewer's frames
+    net::ThreadLauncher launcher_;  // starts the replay pool's threads at the server's priority, then waits
+    // Draws every /replay viewer's frames, a few threads at a low priority: a replay is a luxury
+    // beside live matches, and under load its frames wait, not theirs.
+    net::TaskPool replay_pool_{net::TaskPool::one_per_core(), kReplayViewerNice, "hns-replay", launcher_};
 };
 
 }  // namespace hschool::server::hns

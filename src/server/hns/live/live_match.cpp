@@ -47,7 +47,7 @@ LiveMatch::~LiveMatch() {
     else if (thread_.joinable()) thread_.detach();
 }
 
-void LiveMatch::start(net::ThreadLauncher& launcher, MatchPool* pool) {
+void LiveMatch::start(net::ThreadLauncher& launcher, net::TaskPool* pool) {
     if (pool) {
         pool_.store(pool);
         pool->add(shared_from_this());

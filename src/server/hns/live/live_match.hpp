@@ -19,6 +19,7 @@
 #include <variant>
 #include <vector>
 
+#include "net/task_pool.hpp"
 #include "net/thread_role.hpp"
 #include "net/ws_connection.hpp"
 #include "server/hns/contract/admission.hpp"
@@ -31,7 +32,6 @@
 #include "server/hns/live/match_event.hpp"
 #include "server/hns/live/match_game.hpp"
 #include "server/hns/live/match_gate.hpp"
-#include "server/hns/live/match_pool.hpp"
 #include "server/hns/live/match_seats.hpp"
 #include "server/hns/live/match_streams.hpp"
 #include "server/hns/live/match_turns.hpp"
@@ -73,7 +73,7 @@ public:
     virtual void on_player_failure(const std::string& /*id*/, int /*slot*/, const std::string& /*message*/) {}
 };
 
-class LiveMatch final : public MatchInbox, public PoolTask, public std::enable_shared_from_this<LiveMatch> {
+class LiveMatch final : public MatchInbox, public net::PoolTask, public std::enable_shared_from_this<LiveMatch> {
 public:
     // Builds the match's sim (a big room takes milliseconds); why not, when the config cannot make one.
     static Expected<std::shared_ptr<LiveMatch>> open(MatchSetup setup, MatchListener& listener, HnsMetrics& metrics);
@@ -84,7 +84,7 @@ public:
 
     // On `pool` when there is one; otherwise its thread comes from `launcher`, so it runs before
     // replay viewers whoever created the match. The pool outlives the match's run.
-    void start(net::ThreadLauncher& launcher, MatchPool* pool);
+    void start(net::ThreadLauncher& launcher, net::TaskPool* pool);
     // Ends the match now without archiving it and waits until it has; sockets get 1001. Not from
     // the match's own pass, nor from another match's on the pool.
     void stop();
@@ -160,7 +160,7 @@ private:
     SteadyClock::time_point hold_recheck_at_{};  // held: look again then, if no writer says so before
     bool loop_begun_ = false;
     std::vector<MatchEvent> events_;  // the inbox as the last pass took it
-    std::atomic<MatchPool*> pool_{nullptr};  // set by start(); sockets may post before it is
+    std::atomic<net::TaskPool*> pool_{nullptr};  // set by start(); sockets may post before it is
 
     mutable std::mutex mutex_;  // guards everything below
     std::condition_variable wake_;

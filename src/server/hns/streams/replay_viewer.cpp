@@ -12,11 +12,11 @@
 #include "render/hns/chrome.hpp"
 #include "render/hns/compact_stream.hpp"
 #include "render/hns/stream.hpp"
+#include "net/task_pool.hpp"
 #include "server/hns/contract/limits.hpp"
 #include "server/hns/contract/pacing.hpp"
 #include "server/hns/streams/spectator_feed.hpp"
 #include "server/hns/streams/replay_library.hpp"
-#include "server/hns/streams/replay_pool.hpp"
 
 namespace hschool::server::hns {
 
@@ -26,10 +26,10 @@ using SteadyClock = std::chrono::steady_clock;
 
 namespace {
 
-class ReplayViewer final : public net::WsHandler, public ReplayPool::Job, public std::enable_shared_from_this<ReplayViewer> {
+class ReplayViewer final : public net::WsHandler, public net::PoolTask, public std::enable_shared_from_this<ReplayViewer> {
 public:
     ReplayViewer(std::shared_ptr<const WatchedReplay> replay, HnsMetrics& metrics, std::shared_ptr<std::atomic<int>> viewers,
-                 ReplayPool& pool, bool compact)
+                 net::TaskPool& pool, bool compact)
         : replay_(std::move(replay)), metrics_(metrics), viewers_(std::move(viewers)), pool_(pool), seeker_(replay_->keyframes),
           compact_(compact) {
         viewers_->fetch_add(1);
@@ -41,8 +41,8 @@ public:
             std::lock_guard lock(mutex_);
             peer_ = std::move(peer);
         }
-        // The pool holds a weak reference: the socket's end (on_closed) ends the frames.
-        pool_.add(std::weak_ptr<ReplayPool::Job>(shared_from_this()));
+        // The pool holds the viewer until a pass finds its socket gone (on_closed wakes it for that).
+        pool_.add(shared_from_this());
     }
 
     void on_message(protocol::ByteView message, bool text) override {
@@ -71,7 +71,10 @@ public:
         }
     }
 
-    void on_closed() override { stop(); }
+    void on_closed() override {
+        stop();
+        pool_.wake(*this);  // its next pass ends it now, not a frame from now
+    }
 
 private:
     void close(std::uint16_t code, const char* reason) {
@@ -141,7 +144,7 @@ private:
     // One frame, on a pool thread: the keys since the last one, a step, a seek or nothing, the frame
     // itself. The next is due a whole frame later; behind the clock (a slow machine, a long frame),
     // a whole frame from now: frames never run back to back to catch up.
-    std::optional<ReplayPool::Clock::time_point> frame() override {
+    std::optional<Clock::time_point> run_pass() override {
         std::shared_ptr<net::WsConnection> peer;
         {
             std::lock_guard lock(mutex_);
@@ -179,7 +182,7 @@ private:
     std::shared_ptr<const WatchedReplay> replay_;  // the file and keyframes, shared with its other viewers
     HnsMetrics& metrics_;
     std::shared_ptr<std::atomic<int>> viewers_;
-    ReplayPool& pool_;
+    net::TaskPool& pool_;
     // The pool thread drawing this viewer's frame only (one at a time):
     sh::ReplaySeeker seeker_;  // this viewer's cursor
     Transport transport_;
@@ -202,7 +205,7 @@ private:
 }  // namespace
 
 std::variant<Rejection, std::shared_ptr<net::WsHandler>> open_replay_viewer(std::string replay_bytes, HnsMetrics& metrics,
-                                                                      std::shared_ptr<std::atomic<int>> viewers, ReplayPool& pool,
+                                                                      std::shared_ptr<std::atomic<int>> viewers, net::TaskPool& pool,
                                                                       bool compact) {
     auto replay = watch_replay(std::move(replay_bytes));
     if (!replay) return Rejection{422, replay.error + "\n"};

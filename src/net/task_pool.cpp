@@ -1,14 +1,16 @@
-#include "server/hns/live/match_pool.hpp"
+#include "net/task_pool.hpp"
 
 #include <algorithm>
+#include <string>
+#include <utility>
 
-namespace hschool::server::hns {
+namespace hschool::net {
 
 using Clock = PoolTask::Clock;
 
 namespace {
 
-// Due times are rounded up to this grain, so matches due within it run in one wake of a worker
+// Due times are rounded up to this grain, so tasks due within it run in one wake of a worker
 // instead of one wake each; a frame goes at most this late, and the 24 Hz grid keeps its phase.
 constexpr auto kDueGrain = std::chrono::milliseconds(2);
 
@@ -20,15 +22,17 @@ Clock::time_point on_grain(Clock::time_point due) {
 
 }  // namespace
 
-MatchPool::MatchPool(std::size_t threads, int nice, net::ThreadLauncher& launcher) : nice_(nice) {
+TaskPool::TaskPool(std::size_t threads, int nice, std::string name, ThreadLauncher& launcher) : nice_(nice), name_(std::move(name)) {
     for (std::size_t i = 0; i < std::max<std::size_t>(1, threads); ++i)
         workers_.push_back(launcher.launch([this, i] {
-            net::take_thread_role(("hns-pool-" + std::to_string(i)).c_str(), nice_);
+            take_thread_role((name_ + "-" + std::to_string(i)).c_str(), nice_);
             work();
         }));
 }
 
-MatchPool::~MatchPool() {
+std::size_t TaskPool::one_per_core() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+TaskPool::~TaskPool() {
     {
         std::lock_guard lock(mutex_);
         stopping_ = true;
@@ -37,7 +41,7 @@ MatchPool::~MatchPool() {
     for (auto& worker : workers_) worker.join();
 }
 
-void MatchPool::add(std::shared_ptr<PoolTask> task) {
+void TaskPool::add(std::shared_ptr<PoolTask> task) {
     std::lock_guard lock(mutex_);
     if (stopping_ || task->state_ != PoolTask::State::Outside) return;
     task->self_ = task;
@@ -45,7 +49,7 @@ void MatchPool::add(std::shared_ptr<PoolTask> task) {
     queue_locked(std::move(task), Clock::now(), true);
 }
 
-void MatchPool::wake(PoolTask& task) {
+void TaskPool::wake(PoolTask& task) {
     std::lock_guard lock(mutex_);
     if (task.state_ == PoolTask::State::Running) {
         task.woken_while_running_ = true;
@@ -58,14 +62,14 @@ void MatchPool::wake(PoolTask& task) {
 
 // The task's one current entry, due then; from outside the workers, an idle one is woken when
 // no one watches for that time (a worker queueing its own task looks at the queue next anyway).
-void MatchPool::queue_locked(std::shared_ptr<PoolTask> task, Clock::time_point due, bool notify) {
+void TaskPool::queue_locked(std::shared_ptr<PoolTask> task, Clock::time_point due, bool notify) {
     task->due_ = due;
     const std::uint64_t generation = ++task->generation_;
     queue_.push(Entry{due, generation, std::move(task)});
     if (notify && due < watched_) wake_.notify_one();
 }
 
-bool MatchPool::drop_stale_locked(std::vector<std::shared_ptr<PoolTask>>& released) {
+bool TaskPool::drop_stale_locked(std::vector<std::shared_ptr<PoolTask>>& released) {
     while (!queue_.empty()) {
         const Entry& top = queue_.top();
         if (top.generation == top.task->generation_ && top.task->state_ == PoolTask::State::Waiting) return true;
@@ -75,7 +79,7 @@ bool MatchPool::drop_stale_locked(std::vector<std::shared_ptr<PoolTask>>& releas
     return false;
 }
 
-void MatchPool::work() {
+void TaskPool::work() {
     // A task's last reference may go here: it is let go with the lock released, so a match's
     // destructor never runs under the pool's lock.
     std::vector<std::shared_ptr<PoolTask>> released;
@@ -125,4 +129,4 @@ void MatchPool::work() {
     }
 }
 
-}  // namespace hschool::server::hns
+}  // namespace hschool::net

@@ -1,7 +1,8 @@
-// The pool the live matches share (issue 42 point 3): each task's passes come when due and never
-// two at once, a wake runs a waiting task's pass now (or again right after a running one), a task
-// that ends leaves the pool, and many tasks on two threads all run.
-#include "server/hns/live/match_pool.hpp"
+// The pool the live matches share, and the replay viewers theirs (issue 42 point 3): each task's
+// passes come when due and never two at once, the task due first runs first, a wake runs a waiting
+// task's pass now (or again right after a running one), a task that ends leaves the pool, and many
+// tasks on two threads all run.
+#include "net/task_pool.hpp"
 
 #include <gtest/gtest.h>
 
@@ -9,11 +10,12 @@
 #include <chrono>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "wait.hpp"
 
-namespace hschool::server::hns::match_pool_test {
+namespace hschool::net::task_pool_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -56,9 +58,9 @@ private:
     Clock::time_point next_{};
 };
 
-TEST(MatchPool, PassesComeWhenDueAndATaskThatEndsLeavesThePool) {
-    net::ThreadLauncher launcher;
-    MatchPool pool(2, 0, launcher);
+TEST(TaskPool, PassesComeWhenDueAndATaskThatEndsLeavesThePool) {
+    ThreadLauncher launcher;
+    TaskPool pool(2, 0, "test-pool", launcher);
     auto task = std::make_shared<CountingTask>(5, 10ms);
     pool.add(task);
     ASSERT_TRUE(eventually([&] { return task->runs_ == 5; })) << task->runs_;
@@ -68,9 +70,9 @@ TEST(MatchPool, PassesComeWhenDueAndATaskThatEndsLeavesThePool) {
     EXPECT_EQ(task->runs_, 5);
 }
 
-TEST(MatchPool, AWakeRunsAWaitingTasksPassNow) {
-    net::ThreadLauncher launcher;
-    MatchPool pool(1, 0, launcher);
+TEST(TaskPool, AWakeRunsAWaitingTasksPassNow) {
+    ThreadLauncher launcher;
+    TaskPool pool(1, 0, "test-pool", launcher);
     auto task = std::make_shared<CountingTask>(3, std::chrono::hours(1));  // its next pass is an hour away
     pool.add(task);
     ASSERT_TRUE(eventually([&] { return task->runs_ == 1; }));
@@ -78,9 +80,9 @@ TEST(MatchPool, AWakeRunsAWaitingTasksPassNow) {
     ASSERT_TRUE(eventually([&] { return task->runs_ == 2; })) << "the wake did not run the pass due in an hour";
 }
 
-TEST(MatchPool, AWakeWhileATaskRunsRunsItAgainRightAfterAndNeverTwoAtOnce) {
-    net::ThreadLauncher launcher;
-    MatchPool pool(2, 0, launcher);
+TEST(TaskPool, AWakeWhileATaskRunsRunsItAgainRightAfterAndNeverTwoAtOnce) {
+    ThreadLauncher launcher;
+    TaskPool pool(2, 0, "test-pool", launcher);
     auto task = std::make_shared<CountingTask>(3, std::chrono::hours(1));
     task->hold_first_pass_ = true;
     auto started = task->started_.get_future();
@@ -92,9 +94,9 @@ TEST(MatchPool, AWakeWhileATaskRunsRunsItAgainRightAfterAndNeverTwoAtOnce) {
     EXPECT_EQ(task->most_inside_, 1) << "two threads ran the same task at once";
 }
 
-TEST(MatchPool, ManyTasksOnTwoThreadsAllRunEveryPass) {
-    net::ThreadLauncher launcher;
-    MatchPool pool(2, 0, launcher);
+TEST(TaskPool, ManyTasksOnTwoThreadsAllRunEveryPass) {
+    ThreadLauncher launcher;
+    TaskPool pool(2, 0, "test-pool", launcher);
     std::vector<std::shared_ptr<CountingTask>> tasks;
     for (int i = 0; i < 64; ++i) tasks.push_back(std::make_shared<CountingTask>(10, 3ms));
     for (auto& task : tasks) pool.add(task);
@@ -110,11 +112,51 @@ TEST(MatchPool, ManyTasksOnTwoThreadsAllRunEveryPass) {
     }
 }
 
-TEST(MatchPool, APoolStoppedWithTasksWaitingLetsThemGo) {
+TEST(TaskPool, TheTaskDueFirstRunsFirst) {
+    ThreadLauncher launcher;
+    TaskPool pool(1, 0, "test-pool", launcher);
+    std::mutex mutex;
+    std::vector<int> order;
+    // One pass each, recording its turn.
+    class Once final : public PoolTask {
+    public:
+        Once(int id, std::mutex& m, std::vector<int>& order) : id_(id), m_(m), order_(order) {}
+        std::optional<Clock::time_point> run_pass() override {
+            std::lock_guard lock(m_);
+            order_.push_back(id_);
+            return std::nullopt;
+        }
+    private:
+        int id_;
+        std::mutex& m_;
+        std::vector<int>& order_;
+    };
+    // Holds the only thread until the test lets it go, so the three below queue up behind it, due
+    // in the order they were added.
+    auto blocker = std::make_shared<CountingTask>(1, 1ms);
+    blocker->hold_first_pass_ = true;
+    auto started = blocker->started_.get_future();
+    pool.add(blocker);
+    ASSERT_EQ(started.wait_for(kWait), std::future_status::ready);
+    std::vector<std::shared_ptr<Once>> tasks;
+    for (int i = 0; i < 3; ++i) {
+        tasks.push_back(std::make_shared<Once>(i, mutex, order));
+        pool.add(tasks.back());
+    }
+    blocker->release_.set_value();
+    ASSERT_TRUE(eventually([&] {
+        std::lock_guard lock(mutex);
+        return order.size() == 3;
+    }));
+    std::lock_guard lock(mutex);
+    EXPECT_EQ(order, (std::vector<int>{0, 1, 2}));
+}
+
+TEST(TaskPool, APoolStoppedWithTasksWaitingLetsThemGo) {
     auto task = std::make_shared<CountingTask>(3, std::chrono::hours(1));
     {
-        net::ThreadLauncher launcher;
-        MatchPool pool(2, 0, launcher);
+        ThreadLauncher launcher;
+        TaskPool pool(2, 0, "test-pool", launcher);
         pool.add(task);
         ASSERT_TRUE(eventually([&] { return task->runs_ == 1; }));
     }
@@ -122,4 +164,4 @@ TEST(MatchPool, APoolStoppedWithTasksWaitingLetsThemGo) {
 }
 
 }  // namespace
-}  // namespace hschool::server::hns::match_pool_test
+}  // namespace hschool::net::task_pool_test

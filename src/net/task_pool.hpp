@@ -1,8 +1,10 @@
 #pragma once
-// Live matches as tasks on a few threads (issue 42 point 3): a thread per match cost a futex wake
-// and a context switch for each of its 24 frames a second (a fifth of the server's CPU at 200
-// matches). A match's pass runs on one worker at a time; between passes it waits in the pool's
-// queue for its time or for a wake (a socket's event, a stop), and costs no thread.
+// Tasks that run in passes, on a few threads (issue 42 point 3): the live matches share one pool,
+// the /replay viewers another at a lower priority. A thread per match cost a futex wake and a
+// context switch for each of its 24 frames a second (a fifth of the server's CPU at 200 matches),
+// and a thread per viewer meant dozens of runnable low-priority threads, one of which, preempted
+// holding a lock the matches share (malloc's arena), held them up. A task's pass runs on one worker
+// at a time; between passes it waits in the queue for its time or for a wake, and costs no thread.
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -16,9 +18,9 @@
 
 #include "net/thread_role.hpp"
 
-namespace hschool::server::hns {
+namespace hschool::net {
 
-class MatchPool;
+class TaskPool;
 
 // What a pool runs. run_pass() does one pass and says when the next is due; nullopt: the task is
 // done and leaves the pool. A wake (any thread) runs the next pass now instead.
@@ -29,7 +31,7 @@ public:
     virtual std::optional<Clock::time_point> run_pass() = 0;
 
 private:
-    friend class MatchPool;
+    friend class TaskPool;
     enum class State { Outside, Waiting, Running, Done };
     // The pool's mutex guards these.
     State state_ = State::Outside;
@@ -39,15 +41,17 @@ private:
     std::weak_ptr<PoolTask> self_;  // while in the pool, which holds it strongly in its queue
 };
 
-class MatchPool {
+class TaskPool {
 public:
-    // `threads` workers (at least one) named hns-pool-N at `nice`, started by `launcher`.
-    MatchPool(std::size_t threads, int nice, net::ThreadLauncher& launcher);
-    ~MatchPool();  // stops the workers; tasks still queued are dropped (their owners stop them first)
-    MatchPool(const MatchPool&) = delete;
-    MatchPool& operator=(const MatchPool&) = delete;
+    // `threads` workers (at least one) named `name`-N at `nice`, started by `launcher`.
+    TaskPool(std::size_t threads, int nice, std::string name, ThreadLauncher& launcher);
+    static std::size_t one_per_core();
+    ~TaskPool();  // stops the workers; tasks still queued are dropped (their owners stop them first)
+    TaskPool(const TaskPool&) = delete;
+    TaskPool& operator=(const TaskPool&) = delete;
 
-    // Its first pass runs as soon as a worker is free. A task is added once.
+    // Its first pass runs as soon as a worker is free; the pool holds it until a pass says it is
+    // done (an owner that lets go of it first wakes it to say so). A task is added once.
     void add(std::shared_ptr<PoolTask> task);
     // From any thread: a waiting task's next pass runs now; a running one runs again right after.
     void wake(PoolTask& task);
@@ -72,8 +76,9 @@ private:
     // wakes no thread that has nothing to do.
     PoolTask::Clock::time_point watched_ = PoolTask::Clock::time_point::max();
     bool stopping_ = false;
-    int nice_;
+    const int nice_;
+    const std::string name_;
     std::vector<std::thread> workers_;
 };
 
-}  // namespace hschool::server::hns
+}  // namespace hschool::net
