@@ -38,8 +38,8 @@ sed -n '/^== stage times/,/^wall clock/p' "$log"
 fi
 
 if [ -z "$with_run" ]; then
-  printf '\n| stage | seconds |\n| --- | --- |\n'
-  sed -n '/^== stage times/,/^all /p' "$log" | grep -v '^==' | awk '{ printf "| %s | %s |\n", $1, $2 }'
+  printf '\n| stage | seconds | CPU seconds |\n| --- | --- | --- |\n'
+  sed -n '/^== stage times/,/^all /p' "$log" | grep -v '^==' | awk '{ printf "| %s | %s | %s |\n", $1, $2, $4 }'
   printf '| make test, whole (wall clock) | %s |\n' "$test_seconds"
   exit 0
 fi
@@ -62,8 +62,8 @@ pkill -TERM -f "hschool-server --address 127.0.0.1 --port $port" 2>/dev/null || 
 wait "$runner" 2>/dev/null || true
 if [ -z "$healthy" ]; then echo "measure: make run never became healthy; see $work/make-run.log"; exit 1; fi
 echo "measure: make run healthy after ${run_seconds} s"
-printf '\n| stage | seconds |\n| --- | --- |\n'
-[ -f "$log" ] && sed -n '/^== stage times/,/^all /p' "$log" | grep -v '^==' | awk '{ printf "| %s | %s |\n", $1, $2 }'
+printf '\n| stage | seconds | CPU seconds |\n| --- | --- | --- |\n'
+[ -f "$log" ] && sed -n '/^== stage times/,/^all /p' "$log" | grep -v '^==' | awk '{ printf "| %s | %s | %s |\n", $1, $2, $4 }'
 printf '| make test, whole | %s |\n| make run to /health | %s |\n' "$test_seconds" "$run_seconds"
 [ -z "$run_only" ] && exit 0
 

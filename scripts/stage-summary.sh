@@ -5,5 +5,5 @@ file="$root/build/stage-times.txt"
 [ -f "$file" ] || exit 0
 echo "== stage times"
 cat "$file"
-awk '{ total += $2 } END { printf "%-14s %5d s\n", "all", total }' "$file"
+awk '{ total += $2; cpu += $4 } END { printf "%-14s %5d s %6d s CPU\n", "all", total, cpu }' "$file"
 rm -f "$file"
