@@ -14,6 +14,7 @@
 #include "server/hns/contract/query.hpp"
 #include "server/hns/hub/match_maker.hpp"
 #include "server/hns/live/live_match.hpp"
+#include "silent_metrics.hpp"
 #include "net/task_pool.hpp"
 #include "wait.hpp"
 
@@ -47,18 +48,8 @@ public:
     std::atomic<bool> closed{false};
 };
 
-class CountingMetrics final : public HnsMetrics {
+class CountingMetrics final : public SilentHnsMetrics {
 public:
-    void match_phase(const char*, const char*) override {}
-    void seat_kind(const char*, const char*) override {}
-    void ticks(std::size_t) override {}
-    void frame_bytes(const char*, std::size_t) override {}
-    void spectator_encodes(std::size_t, std::size_t) override {}
-    void viewer_resyncs(const char*, std::size_t) override {}
-    void replay_seek(std::size_t) override {}
-    void decision_latency(double) override {}
-    void fallback(const char*) override {}
-    void refused(const char*) override {}
     void network_wait() override { ++waits; }
     std::atomic<int> waits{0};
 };

@@ -15,6 +15,7 @@
 
 #include "../../support/wait.hpp"
 #include "server/hns/leagues/league_hub.hpp"
+#include "silent_metrics.hpp"
 #include "store/hns_archive.hpp"
 
 namespace hschool::server::hns::league_test {
@@ -37,17 +38,8 @@ private:
     std::filesystem::path path_;
 };
 
-class LeagueCountingMetrics final : public HnsMetrics {
+class LeagueCountingMetrics final : public SilentHnsMetrics {
 public:
-    void match_phase(const char*, const char*) override {}
-    void seat_kind(const char*, const char*) override {}
-    void ticks(std::size_t) override {}
-    void frame_bytes(const char*, std::size_t) override {}
-    void spectator_encodes(std::size_t, std::size_t) override {}
-    void viewer_resyncs(const char*, std::size_t) override {}
-    void replay_seek(std::size_t) override {}
-    void decision_latency(double) override {}
-    void fallback(const char*) override {}
     void refused(const char* reason) override { last_refusal = reason; }
     void leagues_running(int delta) override { running += delta; }
     void league_match_played() override { ++played; }
