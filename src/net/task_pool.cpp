@@ -80,7 +80,7 @@ bool TaskPool::drop_stale_locked(std::vector<std::shared_ptr<PoolTask>>& release
 }
 
 void TaskPool::work() {
-    // A task's last reference may go here: it is let go with the lock released, so a match's
+    // A task's last reference may go here: it is let go with the lock released, so a task's
     // destructor never runs under the pool's lock.
     std::vector<std::shared_ptr<PoolTask>> released;
     std::unique_lock lock(mutex_);

@@ -17,6 +17,10 @@ inline constexpr std::uint16_t kInternalError = 1011;    // the server could not
 inline constexpr std::uint16_t kTryAgainLater = 1013;    // the server is busy right now (the arena is full)
 }  // namespace close_code
 
+// 1013's reason when the arena itself is full: the web client words that case by it
+// (client/src/arena/arenaConnection.ts ARENA_FULL_CLOSE_REASON); 1013's other reasons mean a busy server.
+inline constexpr const char* kArenaFullReason = "arena is full";
+
 // The same codes as the codecs' and sessions' answers carry them (answer.hpp's Reject).
 enum class CloseCode : std::uint16_t {
     Normal = close_code::kNormal,

@@ -11,6 +11,7 @@ import type { NamedHello, Ping, Pong } from '../net/sharedMessages';
 export const TRY_AGAIN_LATER_CLOSE_CODE = 1013;
 // 1013's reasons (docs/protocol.md): the arena's own ("arena is full") and the server's ("server is
 // busy", "the server is behind"); a page says which, since only the first is about the arena.
+// The server's side of it: protocol::kArenaFullReason (src/protocol/close_codes.hpp).
 export const ARENA_FULL_CLOSE_REASON = 'arena is full';
 
 export type WaitNotice = 'arenaFull' | 'serverBusy';

@@ -50,7 +50,7 @@ bool ArenaService::admit(const net::ConnectionRef& connection, bool v1) {
     if (index_.contains(connection.id)) return false;
     // v1: a snapshot with one more avatar would not fit the 64 KiB frame its clients accept.
     if (has_room() && (!v1 || world_.entity_count() + 1 <= v1::kMaxEntitiesPerFrame)) return true;
-    connection.outbox->request_close({static_cast<std::uint16_t>(protocol::CloseCode::TryAgainLater), "arena is full", std::nullopt});
+    connection.outbox->request_close({static_cast<std::uint16_t>(protocol::CloseCode::TryAgainLater), protocol::kArenaFullReason, std::nullopt});
     return false;
 }
 

@@ -1,6 +1,7 @@
 // A full arena: the join that would push a snapshot past the 64 KiB frame is refused with 1013,
 // and the players already in keep getting snapshots that fit.
 #include "arena_client.hpp"
+#include "protocol/close_codes.hpp"
 
 namespace hschool::test::arena {
 namespace {
@@ -41,7 +42,7 @@ TEST(ArenaCapacity, TheJoinThatWouldOverflowASnapshotIsRefusedWithTryAgainLater)
     auto* closed = std::get_if<Closed>(&event);
     ASSERT_TRUE(closed) << "the refused player got a frame instead of a close";
     EXPECT_EQ(closed->code, 1013);
-    EXPECT_FALSE(closed->reason.empty());
+    EXPECT_EQ(closed->reason, protocol::kArenaFullReason) << "the web client words a full arena by this reason";
 
     // The ones in keep getting full snapshots that fit one frame, with everyone in them. Snapshots
     // queued before the last join (a loaded machine reads late) are skipped first.
