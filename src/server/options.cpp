@@ -2,11 +2,10 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdlib>
-#include <algorithm>
 #include <iostream>
-#include <thread>
 
 #include "league/schedule.hpp"  // kMaxPlannedMatches: what a league can plan at all
+#include "net/task_pool.hpp"     // one_per_core: the match pool's default size
 #include "server/limits.hpp"
 #include "store/pg/pg_connection.hpp"
 
@@ -168,7 +167,7 @@ hns::GameOptions hns_game_options(const ServerOptions& o, net::Ownership ownersh
     g.hub.max_replay_viewers_per_address = o.hns_max_replay_viewers_per_ip;
     g.hub.max_ticks_per_second = o.hns_max_ticks_per_second;
     g.hub.test_frame_delay = std::chrono::milliseconds(o.hns_test_frame_delay_ms);
-    g.hub.match_threads = o.hns_match_threads >= 0 ? static_cast<std::size_t>(o.hns_match_threads) : std::max(1U, std::thread::hardware_concurrency());
+    g.hub.match_threads = o.hns_match_threads >= 0 ? static_cast<std::size_t>(o.hns_match_threads) : net::TaskPool::one_per_core();
     g.leagues.max_running = o.hns_max_leagues;
     g.leagues.max_running_per_address = o.hns_max_leagues_per_ip;
     g.leagues.max_matches = o.hns_max_league_matches;

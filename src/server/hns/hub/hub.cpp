@@ -8,10 +8,10 @@ HnsHub::HnsHub(HubOptions options, store::HnsArchive* archive, HnsMetrics& metri
       archive_(archive),
       worker_(metrics),
       supervisor_(options_, registry_, archive_, [this] { maker_.renew_default(); }),
-      maker_(options_, registry_, worker_, supervisor_, metrics),
+      maker_(options_, registry_, worker_, supervisor_, metrics, launcher_),
       catalog_(registry_, archive_, worker_),
       controls_(options_, registry_, archive_, supervisor_),
-      admission_(options_, registry_, archive, worker_, metrics) {}
+      admission_(options_, registry_, archive, worker_, metrics, launcher_) {}
 
 HnsHub::~HnsHub() { stop(); }
 

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "net/thread_role.hpp"
 #include "server/hns/contract/expected.hpp"
 #include "server/hns/contract/hns_metrics.hpp"
 #include "server/hns/hub/hub_options.hpp"
@@ -52,6 +53,7 @@ private:
     MatchRegistry registry_;
     MatchArchive archive_;
     HubWorker worker_;
+    net::ThreadLauncher launcher_;  // the matches' and the replay viewers' threads, at the hub's creator's priority (outlives them)
     MatchSupervisor supervisor_;
     MatchMaker maker_;
     MatchCatalog catalog_;

@@ -29,8 +29,9 @@ std::variant<sh::GameConfig, HubError> build_config(const CreateRequest& request
     return *resolved;
 }
 
-MatchMaker::MatchMaker(const HubOptions& options, MatchRegistry& registry, HubWorker& worker, MatchListener& listener, HnsMetrics& metrics)
-    : options_(options), registry_(registry), worker_(worker), listener_(listener), metrics_(metrics) {
+MatchMaker::MatchMaker(const HubOptions& options, MatchRegistry& registry, HubWorker& worker, MatchListener& listener, HnsMetrics& metrics,
+                       net::ThreadLauncher& launcher)
+    : options_(options), registry_(registry), worker_(worker), listener_(listener), metrics_(metrics), launcher_(launcher) {
     if (options_.match_threads > 0)
         pool_ = std::make_unique<net::TaskPool>(options_.match_threads, kMatchNice, "hns-pool", launcher_);
 }

@@ -25,7 +25,9 @@ std::variant<sim::hns::GameConfig, HubError> build_config(const CreateRequest& r
 
 class MatchMaker {
 public:
-    MatchMaker(const HubOptions& options, MatchRegistry& registry, HubWorker& worker, MatchListener& listener, HnsMetrics& metrics);
+    // launcher: starts the matches' threads at the hub's creator's priority, whoever asks (outlives the maker).
+    MatchMaker(const HubOptions& options, MatchRegistry& registry, HubWorker& worker, MatchListener& listener, HnsMetrics& metrics,
+               net::ThreadLauncher& launcher);
 
     // The default match (the variant's, or drop-in mode's config), when the hub runs one.
     Expected<Done> start_default();
@@ -49,7 +51,7 @@ private:
     HubWorker& worker_;
     MatchListener& listener_;
     HnsMetrics& metrics_;
-    net::ThreadLauncher launcher_;  // matches' threads, at the hub's creator's priority whoever asks (outlives them)
+    net::ThreadLauncher& launcher_;
     std::unique_ptr<net::TaskPool> pool_;  // the matches' shared threads; none: a thread per match
 };
 

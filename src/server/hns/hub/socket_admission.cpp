@@ -21,13 +21,14 @@ Rejection no_finished_replay(const std::string& id) { return Rejection{404, "no 
 }  // namespace
 
 SocketAdmission::SocketAdmission(const HubOptions& options, const MatchRegistry& registry, store::HnsArchive* archive, HubWorker& worker,
-                                 HnsMetrics& metrics)
+                                 HnsMetrics& metrics, net::ThreadLauncher& launcher)
     : options_(options),
       registry_(registry),
       archive_(archive),
       worker_(worker),
       metrics_(metrics),
-      replay_limiter_(options.max_replay_viewers, options.max_replay_viewers_per_address) {}
+      replay_limiter_(options.max_replay_viewers, options.max_replay_viewers_per_address),
+      replay_pool_(net::TaskPool::one_per_core(), kReplayViewerNice, "hns-replay", launcher) {}
 
 std::variant<Rejection, std::shared_ptr<net::WsHandler>> SocketAdmission::admit(std::string_view path, std::string_view query_text,
                                                                                 const std::string& address) {

@@ -35,8 +35,9 @@ inline constexpr const char* kOwnerTokenRefusedText = "owner token does not matc
 
 class SocketAdmission {
 public:
+    // launcher: starts the replay pool's threads at the hub's creator's priority (outlives the admission).
     SocketAdmission(const HubOptions& options, const MatchRegistry& registry, store::HnsArchive* archive, HubWorker& worker,
-                    HnsMetrics& metrics);
+                    HnsMetrics& metrics, net::ThreadLauncher& launcher);
 
     // Before a WebSocket upgrade on /player, /global, /admin, /reward or /replay. address: the
     // client's, for the per-address budgets.
@@ -64,10 +65,9 @@ private:
     HnsMetrics& metrics_;
     std::shared_ptr<std::atomic<int>> replay_viewers_ = std::make_shared<std::atomic<int>>(0);
     net::ConnectionLimiter replay_limiter_;  // /replay sockets in all and per address
-    net::ThreadLauncher launcher_;  // starts the replay pool's threads at the server's priority, then waits
     // Draws every /replay viewer's frames, a few threads at a low priority: a replay is a luxury
     // beside live matches, and under load its frames wait, not theirs.
-    net::TaskPool replay_pool_{net::TaskPool::one_per_core(), kReplayViewerNice, "hns-replay", launcher_};
+    net::TaskPool replay_pool_;
 };
 
 }  // namespace hschool::server::hns
